@@ -1,0 +1,14 @@
+//===- StencilDialect.h - Stencil dialect -------------------------*- C++ -*-===//
+//
+// This file declares the `stencil` dialect class.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_DIALECT_STENCILDIALECT_H
+#define STENCIL_DIALECT_STENCILDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "Stencil/Dialect/StencilOpsDialect.h.inc"
+
+#endif // STENCIL_DIALECT_STENCILDIALECT_H

@@ -1,0 +1,381 @@
+//===- StencilOps.cpp - Stencil dialect ops ---------------------*- C++ -*-===//
+//
+// This file implements the custom assembly format of `stencil.domain`, the
+// builders, the access interface methods and the op verifiers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+//===----------------------------------------------------------------------===//
+// DomainOp: builder
+//===----------------------------------------------------------------------===//
+
+void DomainOp::build(OpBuilder &builder, OperationState &state,
+                     AffineMap lowerBounds, AffineMap upperBounds,
+                     ValueRange boundOperands, TypeRange resultTypes) {
+  state.addOperands(boundOperands);
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.lowerBounds = AffineMapAttr::get(lowerBounds);
+  props.upperBounds = AffineMapAttr::get(upperBounds);
+  state.addTypes(resultTypes);
+  Region *body = state.addRegion();
+  auto *block = new Block();
+  body->push_back(block);
+  for (unsigned i = 0, e = lowerBounds.getNumResults(); i < e; ++i)
+    block->addArgument(builder.getIndexType(), state.location);
+  if (resultTypes.empty())
+    ensureTerminator(*body, builder, state.location);
+}
+
+YieldOp DomainOp::getYield() {
+  return cast<YieldOp>(getBodyBlock()->getTerminator());
+}
+
+//===----------------------------------------------------------------------===//
+// DomainOp: custom assembly
+//===----------------------------------------------------------------------===//
+
+/// Parses a parenthesised list of affine bound expressions over SSA ids, e.g.
+/// `(1, %n - 1)`, and rewrites it as a symbol-only map over `operands`,
+/// appending SSA ids not seen before. Bare ids and `symbol(...)` ids are both
+/// treated as symbols.
+static ParseResult
+parseBoundList(OpAsmParser &parser,
+               SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+               AffineMap &map) {
+  SmallVector<OpAsmParser::UnresolvedOperand> local;
+  Attribute attr;
+  NamedAttrList scratch;
+  if (parser.parseAffineMapOfSSAIds(local, attr, "bounds", scratch,
+                                    OpAsmParser::Delimiter::Paren))
+    return failure();
+  auto parsed = cast<AffineMapAttr>(attr).getValue();
+
+  // The parser numbers bare ids as dims and `symbol(...)` ids as symbols, in
+  // that order in `local`. Map each onto its position in `operands`.
+  auto positionOf = [&](const OpAsmParser::UnresolvedOperand &operand) {
+    for (auto [index, known] : llvm::enumerate(operands))
+      if (known.name == operand.name && known.number == operand.number)
+        return static_cast<unsigned>(index);
+    operands.push_back(operand);
+    return static_cast<unsigned>(operands.size() - 1);
+  };
+  MLIRContext *ctx = parser.getContext();
+  SmallVector<AffineExpr> dimRepl, symRepl;
+  for (unsigned i = 0, e = parsed.getNumDims(); i < e; ++i)
+    dimRepl.push_back(getAffineSymbolExpr(positionOf(local[i]), ctx));
+  for (unsigned i = 0, e = parsed.getNumSymbols(); i < e; ++i)
+    symRepl.push_back(getAffineSymbolExpr(
+        positionOf(local[parsed.getNumDims() + i]), ctx));
+  // The symbol count is fixed once both bound lists are parsed.
+  map = parsed.replaceDimsAndSymbols(dimRepl, symRepl, /*numResultDims=*/0,
+                                     /*numResultSyms=*/operands.size());
+  return success();
+}
+
+/// Prints a symbol-only bound map as `(e0, e1, ...)` with bare SSA names in
+/// place of the symbols (the printer would spell symbols `symbol(%n)`, so
+/// they are printed as dims).
+static void printBoundList(OpAsmPrinter &p, AffineMap map,
+                           ValueRange operands) {
+  SmallVector<AffineExpr> asDims;
+  for (unsigned i = 0, e = map.getNumSymbols(); i < e; ++i)
+    asDims.push_back(getAffineDimExpr(i, map.getContext()));
+  p << '(';
+  llvm::interleaveComma(map.getResults(), p, [&](AffineExpr expr) {
+    p.printAffineExprOfSSAIds(expr.replaceSymbols(asDims), operands,
+                              /*symOperands=*/{});
+  });
+  p << ')';
+}
+
+ParseResult DomainOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  SmallVector<OpAsmParser::Argument> ivs;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/false) ||
+      parser.parseEqual())
+    return failure();
+
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  AffineMap lower, upper;
+  SMLoc boundsLoc = parser.getCurrentLocation();
+  if (parseBoundList(parser, operands, lower) || parser.parseKeyword("to") ||
+      parseBoundList(parser, operands, upper))
+    return failure();
+  // The lower map was built before the upper list could add symbols.
+  unsigned numSymbols = operands.size();
+  lower = AffineMap::get(0, numSymbols, lower.getResults(), builder.getContext());
+  upper = AffineMap::get(0, numSymbols, upper.getResults(), builder.getContext());
+  if (lower.getNumResults() != ivs.size() ||
+      upper.getNumResults() != ivs.size())
+    return parser.emitError(boundsLoc)
+           << "expected " << ivs.size()
+           << " lower and upper bounds, one per iteration dimension";
+
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.lowerBounds = AffineMapAttr::get(lower);
+  props.upperBounds = AffineMapAttr::get(upper);
+  if (parser.resolveOperands(operands, builder.getIndexType(),
+                             result.operands))
+    return failure();
+
+  if (parser.parseOptionalArrowTypeList(result.types))
+    return failure();
+
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = builder.getIndexType();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, ivs))
+    return failure();
+  if (result.types.empty())
+    ensureTerminator(*body, builder, result.location);
+
+  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
+}
+
+void DomainOp::print(OpAsmPrinter &p) {
+  p << " (" << getInductionVars() << ") = ";
+  printBoundList(p, getLowerBounds(), getBoundOperands());
+  p << " to ";
+  printBoundList(p, getUpperBounds(), getBoundOperands());
+  if (!getResults().empty()) {
+    p << " -> (";
+    llvm::interleaveComma(getResultTypes(), p);
+    p << ')';
+  }
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/!getResults().empty());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"lowerBounds", "upperBounds"});
+}
+
+//===----------------------------------------------------------------------===//
+// DomainOp: verification
+//===----------------------------------------------------------------------===//
+
+/// Checks that `map` is a valid bound map of a rank-`rank` domain with
+/// `numOperands` symbol operands.
+static LogicalResult verifyBoundMap(DomainOp op, AffineMap map, StringRef which,
+                                    unsigned rank, unsigned numOperands) {
+  if (map.getNumResults() != rank)
+    return op.emitOpError() << "has " << map.getNumResults() << " " << which
+                            << " bounds but " << rank << " dimensions";
+  if (map.getNumDims() != 0)
+    return op.emitOpError()
+           << which << " bounds must be expressions of symbols only";
+  if (map.getNumSymbols() != numOperands)
+    return op.emitOpError() << which << " bounds expect "
+                            << map.getNumSymbols() << " symbols but "
+                            << numOperands << " bound operands are given";
+  for (auto [index, expr] : llvm::enumerate(map.getResults())) {
+    if (expr.isPureAffine())
+      continue;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    expr.print(os);
+    return op.emitOpError() << which << " bound #" << index
+                            << " is not affine in the symbols: " << text;
+  }
+  return success();
+}
+
+LogicalResult DomainOp::verify() {
+  unsigned rank = getLowerBounds().getNumResults();
+  if (rank == 0)
+    return emitOpError("must have at least one dimension");
+  if (failed(verifyBoundMap(*this, getLowerBounds(), "lower", rank,
+                            getBoundOperands().size())) ||
+      failed(verifyBoundMap(*this, getUpperBounds(), "upper", rank,
+                            getBoundOperands().size())))
+    return failure();
+  Block *block = getBodyBlock();
+  if (block->getNumArguments() != rank)
+    return emitOpError() << "body has " << block->getNumArguments()
+                         << " arguments but the domain has " << rank
+                         << " dimensions";
+  if (!llvm::all_of(block->getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError("body arguments must be of index type");
+  if ((*this)->getParentOfType<DomainOp>())
+    return emitOpError("cannot be nested in another stencil.domain");
+  return success();
+}
+
+LogicalResult DomainOp::verifyRegions() {
+  YieldOp yield = getYield();
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError()
+           << "yields " << yield.getValues().size()
+           << " values whose types must match the " << getNumResults()
+           << " domain results";
+
+  // Arrays read and written in this domain, with the first op of each kind.
+  llvm::MapVector<Value, Operation *> reads, stores, accumulates;
+  WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
+    if (auto access = dyn_cast<AccessOpInterface>(op)) {
+      Value array = access.getAccessedArray();
+      if (!access.isWrite()) {
+        reads.insert({array, op});
+        return WalkResult::advance();
+      }
+      if (isa<StoreOp>(op)) {
+        if (Operation *prev = stores.lookup(array)) {
+          op->emitOpError("assigns an array that is already assigned in "
+                          "this domain")
+                  .attachNote(prev->getLoc())
+              << "first assignment here";
+          return WalkResult::interrupt();
+        }
+        stores.insert({array, op});
+      } else {
+        accumulates.insert({array, op});
+      }
+      return WalkResult::advance();
+    }
+    if (isa<DomainOp, YieldOp>(op) || isa<CallOpInterface>(op))
+      return WalkResult::advance();
+    if (!isMemoryEffectFree(op)) {
+      op->emitOpError("has memory effects, which a stencil.domain body does "
+                      "not allow; access arrays with stencil.gather, "
+                      "stencil.store and stencil.accumulate");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  for (auto [array, store] : stores)
+    if (Operation *acc = accumulates.lookup(array)) {
+      acc->emitOpError("accumulates into an array that is also assigned in "
+                       "this domain")
+              .attachNote(store->getLoc())
+          << "assignment here";
+      return failure();
+    }
+  for (auto &writes : {stores, accumulates})
+    for (auto [array, write] : writes)
+      if (Operation *read = reads.lookup(array)) {
+        write->emitOpError("writes an array that is also read in this domain "
+                           "(points may run in parallel; read and write "
+                           "different arrays)")
+                .attachNote(read->getLoc())
+            << "read here";
+        return failure();
+      }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Access ops
+//===----------------------------------------------------------------------===//
+
+/// Returns `dims` if present, otherwise the identity of the array rank.
+static SmallVector<int64_t> iterationDims(std::optional<ArrayRef<int64_t>> dims,
+                                          MemRefType type) {
+  if (dims)
+    return SmallVector<int64_t>(*dims);
+  return llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+}
+
+/// Verifies the offset and dims of an access op against its array and the
+/// rank of the enclosing domain. Writes (`isWrite`) must index the array with
+/// a permutation of the iteration dimensions.
+static LogicalResult verifyAccess(Operation *op, MemRefType type,
+                                  std::optional<ArrayRef<int64_t>> offset,
+                                  std::optional<ArrayRef<int64_t>> dims,
+                                  bool isWrite) {
+  auto domain = op->getParentOfType<DomainOp>();
+  int64_t rank = domain.getRank();
+  int64_t arrayRank = type.getRank();
+  if (offset && static_cast<int64_t>(offset->size()) != arrayRank)
+    return op->emitOpError() << "offset has " << offset->size()
+                             << " entries but the array has rank "
+                             << arrayRank;
+  if (dims) {
+    if (static_cast<int64_t>(dims->size()) != arrayRank)
+      return op->emitOpError() << "dims has " << dims->size()
+                               << " entries but the array has rank "
+                               << arrayRank;
+    for (int64_t dim : *dims)
+      if (dim < 0 || dim >= rank)
+        return op->emitOpError()
+               << "dims entry " << dim
+               << " is not an iteration dimension of the rank-" << rank
+               << " domain";
+  } else if (arrayRank != rank) {
+    return op->emitOpError()
+           << "accesses a rank-" << arrayRank << " array in a rank-" << rank
+           << " domain; give `dims` to map iteration dimensions onto array "
+              "dimensions";
+  }
+  if (isWrite) {
+    SmallVector<int64_t> perm = iterationDims(dims, type);
+    llvm::SmallDenseSet<int64_t> distinct(perm.begin(), perm.end());
+    if (arrayRank != rank || distinct.size() != perm.size())
+      return op->emitOpError()
+             << "must index the array with a permutation of the iteration "
+                "dimensions, so that no two points write the same element";
+  }
+  return success();
+}
+
+// GatherOp
+
+LogicalResult GatherOp::verify() {
+  return verifyAccess(*this, getArray().getType(), getOffset(), getDims(),
+                      /*isWrite=*/false);
+}
+TypedValue<MemRefType> GatherOp::getAccessedArray() { return getArray(); }
+SmallVector<int64_t> GatherOp::getArrayOffset() {
+  return SmallVector<int64_t>(getOffset());
+}
+SmallVector<int64_t> GatherOp::getIterationDims() {
+  return iterationDims(getDims(), getArray().getType());
+}
+bool GatherOp::isWrite() { return false; }
+
+// StoreOp
+
+LogicalResult StoreOp::verify() {
+  return verifyAccess(*this, getArray().getType(), std::nullopt, getDims(),
+                      /*isWrite=*/true);
+}
+TypedValue<MemRefType> StoreOp::getAccessedArray() { return getArray(); }
+SmallVector<int64_t> StoreOp::getArrayOffset() {
+  return SmallVector<int64_t>(getArray().getType().getRank(), 0);
+}
+SmallVector<int64_t> StoreOp::getIterationDims() {
+  return iterationDims(getDims(), getArray().getType());
+}
+bool StoreOp::isWrite() { return true; }
+
+// AccumulateOp
+
+LogicalResult AccumulateOp::verify() {
+  return verifyAccess(*this, getArray().getType(), getOffset(), getDims(),
+                      /*isWrite=*/true);
+}
+TypedValue<MemRefType> AccumulateOp::getAccessedArray() { return getArray(); }
+SmallVector<int64_t> AccumulateOp::getArrayOffset() {
+  return SmallVector<int64_t>(getOffset());
+}
+SmallVector<int64_t> AccumulateOp::getIterationDims() {
+  return iterationDims(getDims(), getArray().getType());
+}
+bool AccumulateOp::isWrite() { return true; }
+
+#define GET_OP_CLASSES
+#include "Stencil/Dialect/StencilOps.cpp.inc"

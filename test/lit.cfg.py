@@ -1,0 +1,54 @@
+# -*- Python -*-
+# lit configuration of the stencil test suite.
+#
+# check-stencil runs everything but test/Integration and executes no
+# generated code; check-stencil-integration (lit param `integration=1`)
+# runs test/Integration, which lowers, compiles and runs code.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "STENCIL"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".c"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+if not lit_config.params.get("integration"):
+    config.excludes.append("Integration")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%stencil_src", config.stencil_src_root))
+config.substitutions.append(("%stencil_obj", config.stencil_obj_root))
+
+llvm_config.use_default_substitutions()
+# Same FileCheck strictness as upstream MLIR.
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
+
+lib = config.llvm_lib_dir
+config.substitutions.append(("%mlir_c_runner_utils",
+                             os.path.join(lib, "libmlir_c_runner_utils" + config.llvm_shlib_ext)))
+config.substitutions.append(("%mlir_runner_utils",
+                             os.path.join(lib, "libmlir_runner_utils" + config.llvm_shlib_ext)))
+config.substitutions.append(("%libomp", os.path.join(lib, "libomp" + config.llvm_shlib_ext)))
+config.substitutions.append(("%llvm_lib_dir", lib))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+
+tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
+tools = [
+    "stencil-opt",
+    "mlir-opt",
+    "mlir-translate",
+    "mlir-runner",
+    ToolSubst("%clang", os.path.join(config.llvm_tools_dir, "clang"), unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.stencil_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
