@@ -1,0 +1,82 @@
+//===- AffineEmitter.h - Emit stencil bodies as affine code -------*- C++ -*-===//
+//
+// This file declares the helpers shared by the lowering to affine loops and
+// the scatter-to-gather conversion: loop nests over symbolic bounds, and the
+// evaluation of a domain body at a (shifted) point with affine loads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_AFFINEEMITTER_H
+#define STENCIL_CONVERSION_AFFINEEMITTER_H
+
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::stencil {
+
+/// The bounds of a rectangular loop nest. Dimension `k` runs over
+/// `[max(lower[k]), min(upper[k]))`; every map is symbol-only over
+/// `operands`. A map with several results denotes the max (lower) or min
+/// (upper) of its results, as in `affine.for`.
+struct NestBounds {
+  SmallVector<AffineMap> lower;
+  SmallVector<AffineMap> upper;
+  SmallVector<Value> operands;
+
+  /// Returns the number of dimensions.
+  unsigned getRank() const { return lower.size(); }
+  /// Returns the symbol expressions of dimension `k`'s single-result lower
+  /// or upper bound.
+  AffineExpr lowerExpr(unsigned k) const { return lower[k].getResult(0); }
+  AffineExpr upperExpr(unsigned k) const { return upper[k].getResult(0); }
+  /// Returns the extent of dimension `k` if both bounds are single
+  /// expressions whose difference is a constant.
+  std::optional<int64_t> getConstantExtent(unsigned k) const;
+};
+
+/// Returns the bounds of `domain`, one single-result map per dimension.
+NestBounds getDomainBounds(DomainOp domain);
+
+/// Returns a symbol-only single-result map `()[s...] -> (expr)` over
+/// `numSymbols` symbols.
+AffineMap symbolMap(AffineExpr expr, unsigned numSymbols);
+
+/// Builds a loop nest over `bounds` at the builder's insertion point and
+/// calls `bodyFn` in the innermost body with one induction value per
+/// dimension. Dimensions of constant extent 1 get no loop (their value is
+/// an `affine.apply` of the lower bound); if `parallel`, the outermost
+/// remaining dimension is an `affine.parallel`, the others `affine.for`.
+void buildLoopNest(
+    OpBuilder &builder, Location loc, const NestBounds &bounds, bool parallel,
+    function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn);
+
+/// Returns the map that indexes the array of `access` when the body is
+/// evaluated at point `ivs + shift` of a rank-`rank` nest: array dimension
+/// `a` gets `d_{dims[a]} + shift[dims[a]] + offset[a]`.
+AffineMap getAccessMap(AccessOpInterface access, unsigned rank,
+                       ArrayRef<int64_t> shift);
+
+/// Collects into `slice` the ops of `domain`'s body that the values `roots`
+/// depend on, transitively and including the defining ops of the roots.
+void collectBodySlice(DomainOp domain, ValueRange roots,
+                      llvm::DenseSet<Operation *> &slice);
+
+/// Evaluates the body of `domain` at point `ivs + shift`: clones every op
+/// that is neither a write nor the terminator (only those in `slice` when
+/// it is non-null), turning gathers into `affine.load`. Results are recorded
+/// in `mapping`, which must map nothing of the body yet.
+void emitBodyValues(OpBuilder &builder, DomainOp domain, ValueRange ivs,
+                    ArrayRef<int64_t> shift, IRMapping &mapping,
+                    const llvm::DenseSet<Operation *> *slice = nullptr);
+
+/// Emits `array[map(ivs)] += value` as an affine load, add and store.
+void emitAccumulate(OpBuilder &builder, Location loc, Value value,
+                    Value array, AffineMap map, ValueRange ivs);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_AFFINEEMITTER_H

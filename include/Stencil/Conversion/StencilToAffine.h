@@ -1,0 +1,30 @@
+//===- StencilToAffine.h - Lower stencil domains to affine --------*- C++ -*-===//
+//
+// This file declares the lowering of stencil domains to affine loop nests,
+// as a function and as patterns for embedding compilers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILTOAFFINE_H
+#define STENCIL_CONVERSION_STENCILTOAFFINE_H
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::stencil {
+
+/// Replaces `domain` by an affine loop nest (see --convert-stencil-to-affine).
+/// Fails with a diagnostic on `domain` if its bounds are not valid affine
+/// symbols where it stands.
+LogicalResult lowerDomainToAffine(RewriterBase &rewriter, DomainOp domain,
+                                  ScatterMode scatterMode);
+
+/// Adds a pattern that lowers every stencil.domain to affine loops.
+void populateStencilToAffinePatterns(RewritePatternSet &patterns,
+                                     ScatterMode scatterMode);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_STENCILTOAFFINE_H

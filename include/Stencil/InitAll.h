@@ -1,0 +1,29 @@
+//===- InitAll.h - Register everything the stencil project offers -*- C++ -*-===//
+//
+// This file declares the entry points a DSL compiler calls to embed the
+// stencil project: the dialect (with the adjoint rules attached to the
+// upstream dialects), the passes and the named pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_INITALL_H
+#define STENCIL_INITALL_H
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::stencil {
+
+/// Inserts the stencil dialect and every dialect that stencil IR and our
+/// passes produce, and attaches the adjoint rules and the upstream extensions
+/// the lowering needs (`registerAllExtensions`).
+void registerAllStencilDialects(DialectRegistry &registry);
+
+/// Registers the stencil passes and pipelines (for textual pipelines such as
+/// `parsePassPipeline("convert-to-omp")` and for `stencil-opt`).
+void registerAllStencilPasses();
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_INITALL_H

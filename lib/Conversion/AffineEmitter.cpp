@@ -1,0 +1,130 @@
+//===- AffineEmitter.cpp - Emit stencil bodies as affine code ---*- C++ -*-===//
+//
+// This file implements the loop nest builder and the body evaluation shared
+// by the lowering to affine loops and the scatter-to-gather conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/AffineEmitter.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+std::optional<int64_t> NestBounds::getConstantExtent(unsigned k) const {
+  if (lower[k].getNumResults() != 1 || upper[k].getNumResults() != 1)
+    return std::nullopt;
+  AffineExpr extent = simplifyAffineExpr(upperExpr(k) - lowerExpr(k), 0,
+                                         operands.size());
+  if (auto cst = dyn_cast<AffineConstantExpr>(extent))
+    return cst.getValue();
+  return std::nullopt;
+}
+
+NestBounds mlir::stencil::getDomainBounds(DomainOp domain) {
+  NestBounds bounds;
+  unsigned numSymbols = domain.getBoundOperands().size();
+  for (unsigned k = 0, e = domain.getRank(); k < e; ++k) {
+    bounds.lower.push_back(
+        symbolMap(domain.getLowerBounds().getResult(k), numSymbols));
+    bounds.upper.push_back(
+        symbolMap(domain.getUpperBounds().getResult(k), numSymbols));
+  }
+  bounds.operands = llvm::to_vector(domain.getBoundOperands());
+  return bounds;
+}
+
+AffineMap mlir::stencil::symbolMap(AffineExpr expr, unsigned numSymbols) {
+  return AffineMap::get(0, numSymbols, expr);
+}
+
+void mlir::stencil::buildLoopNest(
+    OpBuilder &builder, Location loc, const NestBounds &bounds, bool parallel,
+    function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn) {
+  OpBuilder::InsertionGuard guard(builder);
+  unsigned rank = bounds.getRank();
+  SmallVector<Value> ivs(rank);
+  bool parallelEmitted = false;
+  for (unsigned k = 0; k < rank; ++k) {
+    if (bounds.getConstantExtent(k) == 1) {
+      ivs[k] = affine::AffineApplyOp::create(builder, loc, bounds.lower[k],
+                                             bounds.operands);
+      continue;
+    }
+    if (parallel && !parallelEmitted) {
+      parallelEmitted = true;
+      auto loop = affine::AffineParallelOp::create(
+          builder, loc, TypeRange(), ArrayRef<arith::AtomicRMWKind>(),
+          ArrayRef<AffineMap>(bounds.lower[k]), bounds.operands,
+          ArrayRef<AffineMap>(bounds.upper[k]), bounds.operands,
+          ArrayRef<int64_t>(1));
+      ivs[k] = loop.getIVs()[0];
+      builder.setInsertionPoint(loop.getBody()->getTerminator());
+      continue;
+    }
+    auto loop = affine::AffineForOp::create(builder, loc, bounds.operands,
+                                            bounds.lower[k], bounds.operands,
+                                            bounds.upper[k]);
+    ivs[k] = loop.getInductionVar();
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  bodyFn(builder, loc, ivs);
+}
+
+AffineMap mlir::stencil::getAccessMap(AccessOpInterface access, unsigned rank,
+                                      ArrayRef<int64_t> shift) {
+  MLIRContext *ctx = access->getContext();
+  SmallVector<AffineExpr> results;
+  for (auto [dim, offset] :
+       llvm::zip_equal(access.getIterationDims(), access.getArrayOffset()))
+    results.push_back(getAffineDimExpr(dim, ctx) + shift[dim] + offset);
+  return AffineMap::get(rank, 0, results, ctx);
+}
+
+void mlir::stencil::collectBodySlice(DomainOp domain, ValueRange roots,
+                                     llvm::DenseSet<Operation *> &slice) {
+  Block *body = domain.getBodyBlock();
+  SmallVector<Value> worklist(roots.begin(), roots.end());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != body || !slice.insert(def).second)
+      continue;
+    // Operands of nested ops (regions of scf.if, ...) count as well.
+    def->walk([&](Operation *nested) {
+      llvm::append_range(worklist, nested->getOperands());
+    });
+  }
+}
+
+void mlir::stencil::emitBodyValues(OpBuilder &builder, DomainOp domain,
+                                   ValueRange ivs, ArrayRef<int64_t> shift,
+                                   IRMapping &mapping,
+                                   const llvm::DenseSet<Operation *> *slice) {
+  unsigned rank = domain.getRank();
+  for (Operation &op : domain.getBodyBlock()->without_terminator()) {
+    if (slice && !slice->contains(&op))
+      continue;
+    if (auto gather = dyn_cast<GatherOp>(op)) {
+      AffineMap map = getAccessMap(gather, rank, shift);
+      Value load = affine::AffineLoadOp::create(builder, gather.getLoc(),
+                                                gather.getArray(), map, ivs);
+      mapping.map(gather.getResult(), load);
+      continue;
+    }
+    if (auto access = dyn_cast<AccessOpInterface>(op); access &&
+                                                       access.isWrite())
+      continue;
+    builder.clone(op, mapping);
+  }
+}
+
+void mlir::stencil::emitAccumulate(OpBuilder &builder, Location loc,
+                                   Value value, Value array, AffineMap map,
+                                   ValueRange ivs) {
+  Value old = affine::AffineLoadOp::create(builder, loc, array, map, ivs);
+  Value sum = arith::AddFOp::create(builder, loc, old, value);
+  affine::AffineStoreOp::create(builder, loc, sum, array, map, ivs);
+}

@@ -1,0 +1,49 @@
+//===- Pipelines.cpp - Stencil to LLVM pipelines ----------------*- C++ -*-===//
+//
+// This file implements the `convert-to-omp` pipeline. It only strings
+// together our passes and upstream ones; the threading comes from upstream
+// convert-scf-to-openmp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/Pipelines.h"
+#include "Stencil/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::buildConvertToOMPPipeline(
+    OpPassManager &pm, const ConvertToOMPOptions &options) {
+  ConvertStencilToAffinePassOptions toAffine;
+  toAffine.scatter = options.scatter.getValue() == "atomic"
+                         ? ScatterMode::Atomic
+                         : ScatterMode::Serial;
+  if (options.cInterface)
+    pm.addPass(createStencilPrepareABIPass());
+  pm.addPass(createConvertStencilToAffinePass(toAffine));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToOpenMPPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.cInterface)
+    pm.addPass(createStencilAnnotateNoAliasPass());
+}
+
+void mlir::stencil::registerStencilPipelines() {
+  PassPipelineRegistration<ConvertToOMPOptions>(
+      "convert-to-omp",
+      "Lower stencil IR through affine, SCF and OpenMP to the LLVM dialect",
+      buildConvertToOMPPipeline);
+}

@@ -1,0 +1,39 @@
+//===- InitAll.cpp - Register everything the stencil project offers -*- C++ -*-===//
+//
+// This file implements the registration entry points that stencil-opt and
+// embedding compilers call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/InitAll.h"
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Conversion/Pipelines.h"
+#include "Stencil/Dialect/StencilDialect.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllExtensions.h"
+
+void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
+  registry.insert<StencilDialect, affine::AffineDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  omp::OpenMPDialect, scf::SCFDialect>();
+  // The ConvertToLLVM interfaces are extensions: without them
+  // --convert-to-llvm silently converts nothing.
+  registerAllExtensions(registry);
+}
+
+void mlir::stencil::registerAllStencilPasses() {
+  registerStencilConversionPasses();
+  registerStencilPipelines();
+}
