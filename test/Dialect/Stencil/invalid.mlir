@@ -1,0 +1,590 @@
+// RUN: stencil-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the stencil dialect: the verifiers in
+// lib/Dialect/StencilOps.cpp, the ODS-generated constraints of
+// include/Stencil/Dialect/StencilOps.td, and the custom parser of
+// `stencil.domain`. Cases use the custom form unless the custom parser would
+// reject the input before the verifier sees it; those use the generic form
+// and say why.
+
+//===----------------------------------------------------------------------===//
+// Access ops: offset and dims
+//===----------------------------------------------------------------------===//
+
+func.func @offset_rank(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (1, 1) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op offset has 1 entries but the array has rank 2}}
+    %x = stencil.gather %u[-1] : memref<?x?xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @accumulate_offset_rank(%r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %one = arith.constant 1.0 : f64
+    // expected-error@+1 {{'stencil.accumulate' op offset has 2 entries but the array has rank 1}}
+    stencil.accumulate %one to %r[0, 0] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @dims_length(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op dims has 2 entries but the array has rank 1}}
+    %x = stencil.gather %c[0] dims [0, 1] : memref<?xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @dims_out_of_range(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op dims entry 2 is not an iteration dimension of the rank-2 domain}}
+    %x = stencil.gather %c[0] dims [2] : memref<?xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @dims_negative(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op dims entry -1 is not an iteration dimension of the rank-2 domain}}
+    %x = stencil.gather %c[0] dims [-1] : memref<?xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+// Without `dims`, the array rank must equal the domain rank.
+func.func @rank_without_dims(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op accesses a rank-1 array in a rank-2 domain; give `dims` to map iteration dimensions onto array dimensions}}
+    %x = stencil.gather %c[0] : memref<?xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+// A write must cover each iteration dimension exactly once: a repeated
+// dimension writes only the diagonal...
+func.func @store_not_permutation(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
+    stencil.store %x to %r dims [0, 0] : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+// ... and a selection makes several points write the same element.
+func.func @store_selection(%u: memref<?x?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
+    stencil.store %x to %r dims [1] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @accumulate_not_permutation(%u: memref<?x?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+    // expected-error@+1 {{'stencil.accumulate' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
+    stencil.accumulate %x to %r[0] dims [0] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// A rank-0 array may be read (with `dims []`) but not written: every point
+// would write the same element.
+func.func @store_rank0(%u: memref<?xf64>, %s: memref<f64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
+    stencil.store %x to %s dims [] : memref<f64>
+  }
+  return
+}
+
+// -----
+
+// The custom parser reads offsets as integer literals only.
+func.func @offset_not_constant(%u: memref<?xf64>, %r: memref<?xf64>, %n: index, %k: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    // expected-error@+2 {{custom op 'stencil.gather' expected integer value}}
+    // expected-error@+1 {{expected ']'}}
+    %x = stencil.gather %u[%k] : memref<?xf64>
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Access ops: ODS constraints
+//===----------------------------------------------------------------------===//
+
+func.func @element_type(%u: memref<?xi32>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    // expected-error@+1 {{'array' must be memref of 32-bit float or 64-bit float values, but got 'memref<?xi32>'}}
+    %x = stencil.gather %u[0] : memref<?xi32>
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom form spells no result type, it is always the
+// element type of the array.
+func.func @gather_result_type(%u: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    // expected-error@+1 {{'stencil.gather' op failed to verify that result type is the element type of the array}}
+    %x = "stencil.gather"(%u) <{offset = array<i64: 0>}> : (memref<?xf64>) -> f32
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom form takes the value type from the array type.
+func.func @store_value_type(%u: memref<?xf32>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf32>
+    // expected-error@+1 {{'stencil.store' op failed to verify that value type is the element type of the array}}
+    "stencil.store"(%x, %r) : (f32, memref<?xf64>) -> ()
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom form takes the value type from the array type.
+func.func @accumulate_value_type(%u: memref<?xf32>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf32>
+    // expected-error@+1 {{'stencil.accumulate' op failed to verify that value type is the element type of the array}}
+    "stencil.accumulate"(%x, %r) <{offset = array<i64: 0>}> : (f32, memref<?xf64>) -> ()
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom form would fail on the type of the value first.
+func.func @unranked(%u: memref<*xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    // expected-error@+1 {{'stencil.gather' op operand #0 must be memref of 32-bit float or 64-bit float values, but got 'memref<*xf64>'}}
+    %x = "stencil.gather"(%u) <{offset = array<i64: 0>}> : (memref<*xf64>) -> f64
+  }
+  return
+}
+
+// -----
+
+func.func @gather_outside_domain(%u: memref<?xf64>) {
+  // expected-error@+1 {{'stencil.gather' op expects parent op 'stencil.domain'}}
+  %x = stencil.gather %u[0] : memref<?xf64>
+  return
+}
+
+// -----
+
+// Access ops must sit directly in the domain body, not in a nested region.
+func.func @gather_in_nested_region(%u: memref<?xf64>, %r: memref<?xf64>, %n: index, %b: i1) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = scf.if %b -> (f64) {
+      // expected-error@+1 {{'stencil.gather' op expects parent op 'stencil.domain'}}
+      %y = stencil.gather %u[0] : memref<?xf64>
+      scf.yield %y : f64
+    } else {
+      %z = arith.constant 0.0 : f64
+      scf.yield %z : f64
+    }
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Domain body: reads, writes and memory effects
+//===----------------------------------------------------------------------===//
+
+func.func @store_and_gather(%u: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    // expected-note@+1 {{read here}}
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    // expected-error@+1 {{'stencil.store' op writes an array that is also read in this domain (points may run in parallel; read and write different arrays)}}
+    stencil.store %x to %u : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @accumulate_and_gather(%u: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    // expected-note@+1 {{read here}}
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    // expected-error@+1 {{'stencil.accumulate' op writes an array that is also read in this domain (points may run in parallel; read and write different arrays)}}
+    stencil.accumulate %x to %u[1] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @stored_twice(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    // expected-note@+1 {{first assignment here}}
+    stencil.store %x to %r : memref<?xf64>
+    // expected-error@+1 {{'stencil.store' op assigns an array that is already assigned in this domain}}
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @store_and_accumulate(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    // expected-note@+1 {{assignment here}}
+    stencil.store %x to %r : memref<?xf64>
+    // expected-error@+1 {{'stencil.accumulate' op accumulates into an array that is also assigned in this domain}}
+    stencil.accumulate %x to %r[0] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @memref_load(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    // expected-error@+1 {{'memref.load' op has memory effects, which a stencil.domain body does not allow; access arrays with stencil.gather, stencil.store and stencil.accumulate}}
+    %x = memref.load %u[%i] : memref<?xf64>
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @memref_store(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    // expected-error@+1 {{'memref.store' op has memory effects, which a stencil.domain body does not allow; access arrays with stencil.gather, stencil.store and stencil.accumulate}}
+    memref.store %x, %r[%i] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// Memory effects are found in nested regions too.
+func.func @alloca_in_scf_if(%u: memref<?xf64>, %r: memref<?xf64>, %n: index, %b: i1) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    scf.if %b {
+      // expected-error@+1 {{'memref.alloca' op has memory effects, which a stencil.domain body does not allow; access arrays with stencil.gather, stencil.store and stencil.accumulate}}
+      %t = memref.alloca() : memref<f64>
+    }
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Domain: nesting, results, terminator
+//===----------------------------------------------------------------------===//
+
+func.func @nested(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    // expected-error@+1 {{'stencil.domain' op cannot be nested in another stencil.domain}}
+    stencil.domain (%j) = (0) to (%n) {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @yield_type(%u: memref<?xf64>, %n: index) {
+  %s = stencil.domain (%i) = (0) to (%n) -> (f64) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %y = arith.truncf %x : f64 to f32
+    // expected-error@+1 {{'stencil.yield' op yields 1 values whose types must match the 1 domain results}}
+    stencil.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_count(%u: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    // expected-error@+1 {{'stencil.yield' op yields 1 values whose types must match the 0 domain results}}
+    stencil.yield %x : f64
+  }
+  return
+}
+
+// -----
+
+// A domain with results has no implicit terminator.
+func.func @missing_yield(%u: memref<?xf64>, %n: index) {
+  %s = stencil.domain (%i) = (0) to (%n) -> (f64) {
+    // expected-error@+1 {{block with no terminator}}
+    %x = stencil.gather %u[0] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside_domain() {
+  // expected-error@+1 {{'stencil.yield' op expects parent op 'stencil.domain'}}
+  stencil.yield
+}
+
+// -----
+
+func.func @result_type(%u: memref<?xf64>, %n: index) {
+  // expected-error@+1 {{'stencil.domain' op result #0 must be variadic of f32 or f64, but got 'i32'}}
+  %s = stencil.domain (%i) = (0) to (%n) -> (i32) {
+    %c = arith.constant 0 : i32
+    stencil.yield %c : i32
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom parser creates exactly one block.
+func.func @two_blocks(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op expects region #0 to have 0 or 1 blocks}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  ^bb0(%i: index):
+    cf.br ^bb1
+  ^bb1:
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Domain: dimensions and block arguments
+//===----------------------------------------------------------------------===//
+
+// The custom parser accepts empty lists; the verifier rejects them.
+func.func @zero_dims() {
+  // expected-error@+1 {{'stencil.domain' op must have at least one dimension}}
+  stencil.domain () = () to () {
+  }
+  return
+}
+
+// -----
+
+// The same in generic form.
+func.func @zero_dims_generic() {
+  // expected-error@+1 {{'stencil.domain' op must have at least one dimension}}
+  "stencil.domain"() <{lowerBounds = affine_map<() -> ()>, upperBounds = affine_map<() -> ()>}> ({
+  ^bb0:
+    "stencil.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// The custom parser checks the number of bounds against the ivs.
+func.func @bounds_vs_ivs(%n: index) {
+  // expected-error@+1 {{custom op 'stencil.domain' expected 2 lower and upper bounds, one per iteration dimension}}
+  stencil.domain (%i, %j) = (0, 0) to (%n) {
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom parser derives the block arguments from the ivs.
+func.func @num_block_args(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op body has 2 arguments but the domain has 1 dimensions}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  ^bb0(%i: index, %j: index):
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+// Generic form: the custom parser gives the block arguments index type.
+func.func @block_arg_type(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op body arguments must be of index type}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  ^bb0(%i: i64):
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Domain: bounds
+//===----------------------------------------------------------------------===//
+
+// Generic form: the custom parser builds both maps from the iv list. (The
+// rank is the number of lower bounds, so only the upper map can disagree.)
+func.func @num_upper_bounds(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op has 2 upper bounds but 1 dimensions}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<()[s0] -> (s0, s0)>}> ({
+  ^bb0(%i: index):
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+// Generic form: the custom parser turns every bound id into a symbol.
+func.func @bounds_with_dims(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op lower bounds must be expressions of symbols only}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<(d0) -> (d0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  ^bb0(%i: index):
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+// Generic form: the custom parser turns every bound id into a symbol.
+func.func @upper_bounds_with_dims(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op upper bounds must be expressions of symbols only}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<(d0)[s0] -> (d0 + s0)>}> ({
+  ^bb0(%i: index):
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+// Generic form: the custom parser creates one operand per distinct id.
+func.func @num_symbols(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op lower bounds expect 2 symbols but 1 bound operands are given}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0, s1] -> (s1)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  ^bb0(%i: index):
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+// Generic form: the custom parser reads bare ids as dims, and dims cannot be
+// multiplied together (see @semi_affine_bare_ids below).
+func.func @semi_affine(%n: index, %m: index) {
+  // expected-error@+1 {{'stencil.domain' op upper bound #0 is not affine in the symbols: s0 * s1}}
+  "stencil.domain"(%n, %m) <{lowerBounds = affine_map<()[s0, s1] -> (0)>, upperBounds = affine_map<()[s0, s1] -> (s0 * s1)>}> ({
+  ^bb0(%i: index):
+    "stencil.yield"() : () -> ()
+  }) : (index, index) -> ()
+  return
+}
+
+// -----
+
+// Spelled with `symbol(...)`, the product parses and the verifier rejects it.
+func.func @semi_affine_symbols(%n: index, %m: index) {
+  // expected-error@+1 {{'stencil.domain' op lower bound #1 is not affine in the symbols: s0 * s1}}
+  stencil.domain (%i, %j) = (0, symbol(%n) * symbol(%m)) to (%n, %n) {
+  }
+  return
+}
+
+// -----
+
+// With bare ids the affine parser itself rejects the product.
+func.func @semi_affine_bare_ids(%n: index, %m: index) {
+  // expected-error@+1 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
+  stencil.domain (%i) = (0) to (%n * %m) {
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom parser resolves every bound id as an index.
+func.func @bound_operand_type(%n: i64) {
+  // expected-error@+1 {{'stencil.domain' op operand #0 must be variadic of index, but got 'i64'}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  ^bb0(%i: index):
+    "stencil.yield"() : () -> ()
+  }) : (i64) -> ()
+  return
+}
+
+// -----
+
+// The custom parser resolves every bound id as an index.
+func.func @bound_operand_type_custom(%n: i64) {
+  // expected-note@-1 {{prior use here}}
+  // expected-error@+1 {{use of value '%n' expects different type than prior uses: 'index' vs 'i64'}}
+  stencil.domain (%i) = (0) to (%n) {
+  }
+  return
+}
+
+// -----
+
+// Generic form: the custom parser always sets both bound maps.
+func.func @missing_bounds(%n: index) {
+  // expected-error@+1 {{'stencil.domain' op requires attribute 'lowerBounds'}}
+  "stencil.domain"(%n) <{upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  ^bb0(%i: index):
+    "stencil.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+// An iv is not defined in the bounds of its own domain.
+func.func @iv_in_bounds(%n: index) {
+  // expected-error@+2 {{region entry argument '%i' is already in use}}
+  // expected-note@+1 {{previously referenced here}}
+  stencil.domain (%i) = (%i) to (%n) {
+  }
+  return
+}
