@@ -10,6 +10,8 @@
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Conversion/Pipelines.h"
 #include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Transforms/AdjointRules.h"
+#include "Stencil/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,9 +33,11 @@ void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
   // The ConvertToLLVM interfaces are extensions: without them
   // --convert-to-llvm silently converts nothing.
   registerAllExtensions(registry);
+  registerAllAdjointRules(registry);
 }
 
 void mlir::stencil::registerAllStencilPasses() {
+  registerStencilTransformsPasses();
   registerStencilConversionPasses();
   registerStencilPipelines();
 }

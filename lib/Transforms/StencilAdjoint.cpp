@@ -1,0 +1,519 @@
+//===- StencilAdjoint.cpp - Reverse-mode AD of stencil functions -*- C++ -*-===//
+//
+// This file implements --stencil-adjoint. The driver only decides what to
+// differentiate, replays what the reverse sweep needs, walks regions
+// backwards and dispatches every op to its AdjointOpInterface rule; all
+// derivative knowledge lives in the rules (lib/Transforms/Adjoint/).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Transforms/AdjointOpInterface.h"
+#include "Stencil/Transforms/Passes.h"
+
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILADJOINTPASS
+#include "Stencil/Transforms/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The attribute that marks an argument as active.
+static constexpr StringLiteral kActiveAttr = "stencil.active";
+
+/// Returns true if `type` is f32 or f64.
+static bool isStencilFloat(Type type) { return type.isF32() || type.isF64(); }
+
+/// Returns the arrays a domain reads and the arrays it writes.
+static void getDomainArrays(DomainOp domain, llvm::SetVector<Value> &reads,
+                            llvm::SetVector<Value> &writes) {
+  for (Operation &op : domain.getBodyBlock()->getOperations())
+    if (auto access = dyn_cast<AccessOpInterface>(op))
+      (access.isWrite() ? writes : reads).insert(access.getAccessedArray());
+}
+
+/// Emits a domain at the builder's insertion point that sets every element
+/// of `array` to zero (or a plain store for a rank-0 array).
+static void emitZeroFill(OpBuilder &builder, Location loc, Value array) {
+  auto type = cast<MemRefType>(array.getType());
+  Value zero = arith::ConstantOp::create(
+      builder, loc, type.getElementType(),
+      builder.getFloatAttr(type.getElementType(), 0.0));
+  if (type.getRank() == 0) {
+    memref::StoreOp::create(builder, loc, zero, array);
+    return;
+  }
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Value> sizes;
+  SmallVector<AffineExpr> lower, upper;
+  for (int64_t k = 0; k < type.getRank(); ++k) {
+    lower.push_back(getAffineConstantExpr(0, ctx));
+    if (type.isDynamicDim(k)) {
+      upper.push_back(getAffineSymbolExpr(sizes.size(), ctx));
+      sizes.push_back(memref::DimOp::create(builder, loc, array, k));
+    } else {
+      upper.push_back(getAffineConstantExpr(type.getDimSize(k), ctx));
+    }
+  }
+  auto domain = DomainOp::create(
+      builder, loc, AffineMap::get(0, sizes.size(), lower, ctx),
+      AffineMap::get(0, sizes.size(), upper, ctx), sizes);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(domain.getYield());
+  StoreOp::create(builder, loc, zero, array, /*dims=*/nullptr);
+}
+
+/// Erases the ops of `block` whose results are unused and that have no
+/// effect other than reading memory, so that the recomputed primal keeps
+/// only what the partial derivatives need.
+static void eraseDeadOps(Block *block) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block))) {
+    if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
+      continue;
+    if (isa<GatherOp>(op) || isMemoryEffectFree(&op))
+      op.erase();
+  }
+}
+
+namespace {
+
+/// Differentiates one function: builds `<name><suffix>` next to it.
+class FunctionDifferentiator {
+public:
+  FunctionDifferentiator(func::FuncOp primal, StringRef adjointName,
+                         bool resetOutputs)
+      : primal(primal), adjointName(adjointName), resetOutputs(resetOutputs),
+        builder(primal.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult checkSupported();
+  LogicalResult createAdjointFunction();
+  void computeActivity();
+  LogicalResult emitForwardSweep();
+  LogicalResult emitReverseSweep();
+  LogicalResult reverseTopLevelOp(Operation *op);
+  LogicalResult reverseDomain(DomainOp domain);
+  void emitResets(DomainOp domain, ArrayRef<StoreOp> stores);
+
+  func::FuncOp primal;
+  std::string adjointName;
+  bool resetOutputs;
+  OpBuilder builder;
+
+  func::FuncOp adjoint;
+  /// Indices of the active arguments of the primal.
+  SmallVector<unsigned> activeArgs;
+  /// The state of the top level: primal values are the forward-sweep
+  /// copies, shadows the shadow arguments and allocations.
+  AdjointState top;
+  /// Top-level domains of the primal, in order, and whether each is
+  /// replayed by the forward sweep.
+  SmallVector<DomainOp> domains;
+  llvm::DenseSet<Operation *> replayed;
+  /// Ops to emit at the end of the adjoint (deallocations).
+  SmallVector<Operation *> deferred;
+  SmallVector<Value> shadowAllocs;
+};
+
+} // namespace
+
+LogicalResult FunctionDifferentiator::checkSupported() {
+  if (!primal.getBody().hasOneBlock())
+    return primal.emitOpError(
+        "has several blocks; only straight-line functions can be "
+        "differentiated");
+  for (Operation &op : primal.getBody().front()) {
+    if (isa<DomainOp, func::ReturnOp, memref::AllocOp, memref::DeallocOp>(op))
+      continue;
+    if (op.getNumRegions() == 0 && isMemoryEffectFree(&op))
+      continue;
+    return op.emitOpError(
+        "is not supported yet at the top level of a function to "
+        "differentiate (expected stencil.domain, side-effect free scalar "
+        "ops, memref.alloc/dealloc)");
+  }
+  for (BlockArgument arg : primal.getArguments()) {
+    if (!primal.getArgAttr(arg.getArgNumber(), kActiveAttr))
+      continue;
+    Type type = arg.getType();
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!isStencilFloat(type) &&
+        !(memref && isStencilFloat(memref.getElementType())))
+      return primal.emitOpError()
+             << "argument #" << arg.getArgNumber() << " is marked "
+             << kActiveAttr << " but has type " << type
+             << "; only f32/f64 scalars and memrefs of f32/f64 can be active";
+    activeArgs.push_back(arg.getArgNumber());
+  }
+  for (Type type : primal.getResultTypes())
+    if (!isStencilFloat(type))
+      return primal.emitOpError()
+             << "returns a value of type " << type
+             << "; functions to differentiate may only return f32/f64";
+  if (activeArgs.empty())
+    return primal.emitOpError() << "has no argument marked " << kActiveAttr;
+  return success();
+}
+
+LogicalResult FunctionDifferentiator::createAdjointFunction() {
+  auto module = primal->getParentOfType<ModuleOp>();
+  if (SymbolTable::lookupSymbolIn(module, adjointName))
+    return primal.emitOpError()
+           << "cannot create its adjoint: a symbol named '" << adjointName
+           << "' already exists";
+  SmallVector<Type> types(primal.getArgumentTypes());
+  for (unsigned index : activeArgs) {
+    Type type = primal.getArgumentTypes()[index];
+    types.push_back(isa<MemRefType>(type) ? type : MemRefType::get({}, type));
+  }
+  llvm::append_range(types, primal.getResultTypes());
+
+  builder.setInsertionPointAfter(primal);
+  adjoint = func::FuncOp::create(builder, primal.getLoc(), adjointName,
+                                 builder.getFunctionType(types, {}));
+  adjoint.setVisibility(primal.getVisibility());
+  adjoint->setAttr("stencil.adjoint_of",
+                   FlatSymbolRefAttr::get(primal.getNameAttr()));
+  Block *entry = adjoint.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+
+  unsigned numArgs = primal.getNumArguments();
+  for (unsigned i = 0; i < numArgs; ++i)
+    top.primal.map(primal.getArgument(i), entry->getArgument(i));
+  for (auto [k, index] : llvm::enumerate(activeArgs)) {
+    Value arg = primal.getArgument(index);
+    Value shadow = entry->getArgument(numArgs + k);
+    if (isa<MemRefType>(arg.getType()))
+      top.shadows[arg] = shadow;
+  }
+  return success();
+}
+
+void FunctionDifferentiator::computeActivity() {
+  for (unsigned index : activeArgs)
+    if (isStencilFloat(primal.getArgument(index).getType()))
+      top.active.insert(primal.getArgument(index));
+  // Allocated temporaries always get shadows.
+  for (auto alloc : primal.getBody().getOps<memref::AllocOp>())
+    if (isStencilFloat(alloc.getType().getElementType()))
+      top.shadows[alloc.getResult()] = Value();
+
+  auto anyActive = [&](Operation *op) {
+    bool found = false;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        found |= top.active.contains(operand);
+    });
+    return found;
+  };
+  auto markResults = [&](Operation *op) {
+    if (!anyActive(op))
+      return;
+    for (Value result : op->getResults())
+      if (isStencilFloat(result.getType()))
+        top.active.insert(result);
+  };
+  for (Operation &op : primal.getBody().front()) {
+    auto domain = dyn_cast<DomainOp>(op);
+    if (!domain) {
+      markResults(&op);
+      continue;
+    }
+    for (Operation &inner : domain.getBodyBlock()->getOperations()) {
+      if (auto gather = dyn_cast<GatherOp>(inner)) {
+        if (top.shadows.count(gather.getArray()))
+          top.active.insert(gather.getResult());
+        continue;
+      }
+      markResults(&inner);
+    }
+    for (auto [result, value] :
+         llvm::zip_equal(domain.getResults(), domain.getYield().getValues()))
+      if (top.active.contains(value))
+        top.active.insert(result);
+  }
+}
+
+LogicalResult FunctionDifferentiator::emitForwardSweep() {
+  // A domain is replayed if a later domain reads an array it writes or if
+  // its results are used.
+  for (auto domain : primal.getBody().getOps<DomainOp>())
+    domains.push_back(domain);
+  SmallVector<llvm::SetVector<Value>> reads(domains.size()),
+      writes(domains.size());
+  for (auto [i, domain] : llvm::enumerate(domains))
+    getDomainArrays(domain, reads[i], writes[i]);
+  for (size_t i = 0; i < domains.size(); ++i) {
+    bool needed = !domains[i]->use_empty();
+    for (size_t k = i + 1; k < domains.size() && !needed; ++k)
+      needed = llvm::any_of(writes[i], [&](Value array) {
+        return reads[k].contains(array);
+      });
+    if (needed)
+      replayed.insert(domains[i]);
+  }
+  // Replaying a domain must not clobber values an earlier domain's adjoint
+  // reads: that would need a copy of the array.
+  for (size_t k = 0; k < domains.size(); ++k)
+    for (size_t j = k + 1; j < domains.size(); ++j) {
+      if (!replayed.contains(domains[j]))
+        continue;
+      for (Value array : writes[j])
+        if (reads[k].contains(array)) {
+          InFlightDiagnostic diag = domains[j].emitOpError(
+              "overwrites an array that an earlier domain reads, and its "
+              "result is needed later; differentiating this would need a "
+              "copy of the array, which is not supported yet");
+          diag.attachNote(domains[k].getLoc()) << "earlier domain reading it";
+          return diag;
+        }
+    }
+
+  for (Operation &op : primal.getBody().front()) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (auto domain = dyn_cast<DomainOp>(op)) {
+      if (replayed.contains(domain))
+        builder.clone(op, top.primal);
+      continue;
+    }
+    if (isa<memref::DeallocOp>(op)) {
+      deferred.push_back(&op);
+      continue;
+    }
+    Operation *copy = builder.clone(op, top.primal);
+    if (auto alloc = dyn_cast<memref::AllocOp>(copy)) {
+      auto shadowIt = top.shadows.find(op.getResult(0));
+      if (shadowIt == top.shadows.end())
+        continue;
+      auto shadow = cast<memref::AllocOp>(builder.clone(*copy));
+      emitZeroFill(builder, op.getLoc(), shadow.getResult());
+      shadowIt->second = shadow.getResult();
+      shadowAllocs.push_back(shadow.getResult());
+    }
+  }
+  return success();
+}
+
+LogicalResult FunctionDifferentiator::reverseTopLevelOp(Operation *op) {
+  if (llvm::none_of(op->getResults(),
+                    [&](Value result) { return top.getAdjoint(result); }))
+    return success();
+  auto rule = dyn_cast<AdjointOpInterface>(op);
+  if (!rule)
+    return op->emitOpError("has no adjoint rule");
+  return rule.emitAdjoint(builder, top);
+}
+
+void FunctionDifferentiator::emitResets(DomainOp domain,
+                                        ArrayRef<StoreOp> stores) {
+  if (!resetOutputs || stores.empty())
+    return;
+  Location loc = domain.getLoc();
+  SmallVector<Value> operands;
+  for (Value operand : domain.getBoundOperands())
+    operands.push_back(top.primal.lookupOrDefault(operand));
+  auto reset = DomainOp::create(builder, loc, domain.getLowerBounds(),
+                                domain.getUpperBounds(), operands);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(reset.getYield());
+  llvm::SmallDenseMap<Type, Value> zeros;
+  for (StoreOp store : stores) {
+    Type type = store.getValue().getType();
+    Value &zero = zeros[type];
+    if (!zero)
+      zero = arith::ConstantOp::create(builder, loc, type,
+                                       builder.getFloatAttr(type, 0.0));
+    StoreOp::create(builder, store.getLoc(), zero,
+                    top.getShadow(store.getArray()), store.getDimsAttr());
+  }
+}
+
+LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
+  Location loc = domain.getLoc();
+  // Active values defined above the domain (scalars such as a coefficient)
+  // receive sums over the domain: the adjoint domain returns them.
+  llvm::SetVector<Value> captures;
+  domain.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (top.isActive(operand) &&
+          !domain.getBody().isAncestor(operand.getParentRegion()))
+        captures.insert(operand);
+  });
+
+  SmallVector<Value> operands;
+  for (Value operand : domain.getBoundOperands())
+    operands.push_back(top.primal.lookupOrDefault(operand));
+  SmallVector<Type> resultTypes;
+  for (Value capture : captures)
+    resultTypes.push_back(capture.getType());
+  auto adjointDomain =
+      DomainOp::create(builder, loc, domain.getLowerBounds(),
+                       domain.getUpperBounds(), operands, resultTypes);
+  Block *body = adjointDomain.getBodyBlock();
+
+  AdjointState state;
+  state.active = top.active;
+  state.shadows = top.shadows;
+  for (Value result : domain.getResults())
+    state.resultSeeds.push_back(top.getAdjoint(result));
+  // Values from above are seen through the forward-sweep mapping; the
+  // body is recomputed from the primal arrays.
+  state.primal = top.primal;
+  for (auto [from, to] : llvm::zip_equal(domain.getInductionVars(),
+                                         adjointDomain.getInductionVars()))
+    state.primal.map(from, to);
+
+  // Without results the domain already holds its implicit terminator.
+  OpBuilder bodyBuilder = OpBuilder::atBlockEnd(body);
+  if (!body->empty())
+    bodyBuilder.setInsertionPoint(body->getTerminator());
+  for (Operation &op : domain.getBodyBlock()->without_terminator()) {
+    auto access = dyn_cast<AccessOpInterface>(op);
+    if (access && access.isWrite())
+      continue;
+    bodyBuilder.clone(op, state.primal);
+  }
+
+  for (Operation &op : llvm::reverse(domain.getBodyBlock()->getOperations())) {
+    bool relevant = isa<AccessOpInterface, YieldOp>(op) && !isa<GatherOp>(op);
+    relevant |= llvm::any_of(op.getResults(), [&](Value result) {
+      return state.getAdjoint(result);
+    });
+    if (!relevant)
+      continue;
+    auto rule = dyn_cast<AdjointOpInterface>(op);
+    if (!rule)
+      return op.emitOpError("has no adjoint rule");
+    if (failed(rule.emitAdjoint(bodyBuilder, state)))
+      return failure();
+  }
+
+  if (!resultTypes.empty()) {
+    SmallVector<Value> sums;
+    for (Value capture : captures) {
+      Value sum = state.getAdjoint(capture);
+      if (!sum)
+        sum = arith::ConstantOp::create(
+            bodyBuilder, loc, capture.getType(),
+            bodyBuilder.getFloatAttr(capture.getType(), 0.0));
+      sums.push_back(sum);
+    }
+    YieldOp::create(bodyBuilder, loc, sums);
+  }
+  eraseDeadOps(body);
+
+  bool writes = llvm::any_of(*body, [](Operation &op) {
+    auto access = dyn_cast<AccessOpInterface>(op);
+    return access && access.isWrite();
+  });
+  if (!writes && resultTypes.empty())
+    adjointDomain.erase();
+  for (auto [capture, sum] :
+       llvm::zip_equal(captures, adjointDomain->getResults()))
+    top.addAdjoint(builder, loc, capture, sum);
+
+  emitResets(domain, state.resets);
+  return success();
+}
+
+LogicalResult FunctionDifferentiator::emitReverseSweep() {
+  Block &entry = adjoint.getBody().front();
+  unsigned numArgs = primal.getNumArguments();
+  unsigned firstSeed = numArgs + activeArgs.size();
+
+  auto ret = cast<func::ReturnOp>(primal.getBody().front().getTerminator());
+  for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
+    top.addAdjoint(builder, ret.getLoc(), operand,
+                   entry.getArgument(firstSeed + i));
+
+  for (Operation &op : llvm::reverse(primal.getBody().front())) {
+    if (isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp>(op))
+      continue;
+    LogicalResult result = isa<DomainOp>(op)
+                               ? reverseDomain(cast<DomainOp>(op))
+                               : reverseTopLevelOp(&op);
+    if (failed(result))
+      return failure();
+  }
+
+  // Gradients of active scalars are added to their shadow memrefs.
+  for (auto [k, index] : llvm::enumerate(activeArgs)) {
+    Value arg = primal.getArgument(index);
+    Value gradient = top.getAdjoint(arg);
+    if (isa<MemRefType>(arg.getType()) || !gradient)
+      continue;
+    Value shadow = entry.getArgument(numArgs + k);
+    Location loc = primal.getLoc();
+    Value old = memref::LoadOp::create(builder, loc, shadow);
+    Value sum = arith::AddFOp::create(builder, loc, old, gradient);
+    memref::StoreOp::create(builder, loc, sum, shadow);
+  }
+
+  for (Operation *op : deferred)
+    builder.clone(*op, top.primal);
+  for (Value shadow : shadowAllocs)
+    memref::DeallocOp::create(builder, primal.getLoc(), shadow);
+  func::ReturnOp::create(builder, primal.getLoc());
+  return success();
+}
+
+LogicalResult FunctionDifferentiator::run() {
+  if (failed(checkSupported()) || failed(createAdjointFunction()))
+    return failure();
+  computeActivity();
+  if (succeeded(emitForwardSweep()) && succeeded(emitReverseSweep()))
+    return success();
+  adjoint.erase();
+  return failure();
+}
+
+namespace {
+struct StencilAdjointPass
+    : public mlir::stencil::impl::StencilAdjointPassBase<StencilAdjointPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> targets;
+    if (!functions.empty()) {
+      for (const std::string &name : functions) {
+        auto func = module.lookupSymbol<func::FuncOp>(name);
+        if (!func) {
+          module.emitError() << "stencil-adjoint: no function named '"
+                             << name << "'";
+          return signalPassFailure();
+        }
+        targets.push_back(func);
+      }
+    } else {
+      for (auto func : module.getOps<func::FuncOp>())
+        if (!func.isExternal() &&
+            llvm::any_of(func.getArguments(), [&](BlockArgument arg) {
+              return func.getArgAttr(arg.getArgNumber(), kActiveAttr);
+            }))
+          targets.push_back(func);
+    }
+    bool failed = false;
+    for (func::FuncOp func : targets) {
+      FunctionDifferentiator differentiator(
+          func, (func.getName() + suffix).str(), resetOutputAdjoints);
+      failed |= mlir::failed(differentiator.run());
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace
