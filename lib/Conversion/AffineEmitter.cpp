@@ -107,6 +107,9 @@ void mlir::stencil::emitBodyValues(OpBuilder &builder, DomainOp domain,
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
     if (slice && !slice->contains(&op))
       continue;
+    // Already evaluated at this point by an earlier call sharing `mapping`.
+    if (op.getNumResults() != 0 && mapping.contains(op.getResult(0)))
+      continue;
     if (auto gather = dyn_cast<GatherOp>(op)) {
       AffineMap map = getAccessMap(gather, rank, shift);
       Value load = affine::AffineLoadOp::create(builder, gather.getLoc(),

@@ -22,11 +22,16 @@ using namespace mlir::stencil;
 void mlir::stencil::buildConvertToOMPPipeline(
     OpPassManager &pm, const ConvertToOMPOptions &options) {
   ConvertStencilToAffinePassOptions toAffine;
-  toAffine.scatter = options.scatter.getValue() == "atomic"
+  toAffine.scatter = options.scatter == ScatterLowering::Atomic
                          ? ScatterMode::Atomic
                          : ScatterMode::Serial;
   if (options.cInterface)
     pm.addPass(createStencilPrepareABIPass());
+  if (options.scatter == ScatterLowering::Gather) {
+    StencilScatterToGatherPassOptions toGather;
+    toGather.boundary = options.boundary;
+    pm.addPass(createStencilScatterToGatherPass(toGather));
+  }
   pm.addPass(createConvertStencilToAffinePass(toAffine));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

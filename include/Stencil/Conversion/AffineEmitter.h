@@ -68,7 +68,8 @@ void collectBodySlice(DomainOp domain, ValueRange roots,
 /// Evaluates the body of `domain` at point `ivs + shift`: clones every op
 /// that is neither a write nor the terminator (only those in `slice` when
 /// it is non-null), turning gathers into `affine.load`. Results are recorded
-/// in `mapping`, which must map nothing of the body yet.
+/// in `mapping`; ops whose results `mapping` already holds are not cloned
+/// again, so calls sharing a mapping (same point) share their work.
 void emitBodyValues(OpBuilder &builder, DomainOp domain, ValueRange ivs,
                     ArrayRef<int64_t> shift, IRMapping &mapping,
                     const llvm::DenseSet<Operation *> *slice = nullptr);

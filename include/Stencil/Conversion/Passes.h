@@ -35,6 +35,14 @@ enum class ScatterMode {
   Atomic,
 };
 
+/// How the scatter-to-gather conversion covers points outside the core.
+enum class BoundaryStrategy {
+  /// Per-dimension peeling with guarded statements: at most 2d + 1 nests.
+  Compact,
+  /// PerforAD's disjoint split into boxes of unguarded statements.
+  Exact,
+};
+
 #define GEN_PASS_DECL
 #include "Stencil/Conversion/Passes.h.inc"
 

@@ -63,6 +63,66 @@ def ConvertStencilToAffinePass
   ];
 }
 
+def StencilScatterToGatherPass
+    : Pass<"stencil-scatter-to-gather", "::mlir::ModuleOp"> {
+  let summary = "Turn scatter domains into race-free parallel gather nests";
+  let description = [{
+    Rewrites every `stencil.domain` that scatters (a `stencil.accumulate`
+    at a non-zero offset) into affine loop nests in which each iteration
+    writes only its own point, following the adjoint stencils of Hückelheim
+    et al. (ICPP 2019), generalised so that it is exact for every domain size
+    and offset pattern.
+
+    Each write `out[p + o] += v(p)` of the domain is a *statement* with
+    iteration offset `o`. Shifted by `-o` it writes the centre:
+    `out[q] += v(q - o)`, valid where `q - o` lies in the domain. In the
+    *core*, `[lower + max o, upper + min o)` per dimension, every statement
+    is valid: the core nest evaluates all of them, sums the contributions to
+    each array in program order and updates each array element with one
+    load and one store. Points outside the core are covered by boundary
+    nests chosen by `boundary`:
+
+    - `compact` (default): per-dimension peeling. For each dimension with
+      offsets of more than one value, a lower and an upper slab; inside a
+      slab every statement is guarded by its validity (`affine.if`). At most
+      `2 d + 1` nests.
+    - `exact`: PerforAD's disjoint split. Each dimension is cut at
+      `lower + o` and `upper + o` for every distinct offset `o`; every box of
+      the product runs, unguarded, exactly the statements valid in it, and
+      boxes with none are dropped. Up to `(2 n - 1)^d` nests. The split is
+      only exact when every dimension has at least `max o - min o`
+      iterations, so it is guarded by that condition and falls back to the
+      compact nests otherwise.
+
+    Every nest of more than one point is parallel; the order in which
+    contributions are added at a point is fixed by the program, so results
+    do not depend on the number of threads. No atomics, no copies, no extra
+    memory. A domain that also computes results is split first: a copy
+    without writes keeps the results.
+
+    #### Input invariant
+    - Bound operands are valid affine symbols where the domain stands.
+
+    #### Output IR
+    - `affine.parallel` / `affine.for` / `affine.if` nests with
+      `affine.load` / `affine.store`; domains without scatters are left for
+      `--convert-stencil-to-affine`.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+  let options = [
+    Option<"boundary", "boundary", "::mlir::stencil::BoundaryStrategy",
+           "::mlir::stencil::BoundaryStrategy::Compact",
+           "How points outside the core are covered", [{::llvm::cl::values(
+             clEnumValN(::mlir::stencil::BoundaryStrategy::Compact, "compact",
+                        "per-dimension peeling with guarded statements"),
+             clEnumValN(::mlir::stencil::BoundaryStrategy::Exact, "exact",
+                        "PerforAD's disjoint split, guarded by a size check"))}]>,
+  ];
+}
+
 def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
   let summary = "Mark public functions for the C-callable ABI";
   let description = [{

@@ -8,6 +8,8 @@
 #ifndef STENCIL_CONVERSION_PIPELINES_H
 #define STENCIL_CONVERSION_PIPELINES_H
 
+#include "Stencil/Conversion/Passes.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -16,12 +18,37 @@ class OpPassManager;
 
 namespace mlir::stencil {
 
+/// How the pipeline runs domains that scatter.
+enum class ScatterLowering {
+  /// Race-free parallel gather nests (--stencil-scatter-to-gather).
+  Gather,
+  /// Serial loops: the conventional adjoint.
+  Serial,
+  /// Parallel loops with atomic updates.
+  Atomic,
+};
+
 /// Options of the `convert-to-omp` pipeline.
 struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
-  PassOptions::Option<std::string> scatter{
-      *this, "scatter",
-      llvm::cl::desc("How domains that scatter run: serial | atomic"),
-      llvm::cl::init("serial")};
+  PassOptions::Option<ScatterLowering> scatter{
+      *this, "scatter", llvm::cl::desc("How domains that scatter run"),
+      llvm::cl::init(ScatterLowering::Gather),
+      llvm::cl::values(
+          clEnumValN(ScatterLowering::Gather, "gather",
+                     "race-free parallel gather nests (default)"),
+          clEnumValN(ScatterLowering::Serial, "serial",
+                     "serial loops (conventional adjoint)"),
+          clEnumValN(ScatterLowering::Atomic, "atomic",
+                     "parallel loops with atomic updates"))};
+  PassOptions::Option<BoundaryStrategy> boundary{
+      *this, "boundary",
+      llvm::cl::desc("Boundary nests of the gather form"),
+      llvm::cl::init(BoundaryStrategy::Compact),
+      llvm::cl::values(
+          clEnumValN(BoundaryStrategy::Compact, "compact",
+                     "per-dimension peeling, at most 2d+1 nests (default)"),
+          clEnumValN(BoundaryStrategy::Exact, "exact",
+                     "PerforAD's disjoint split, guarded by a size check"))};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions and "
