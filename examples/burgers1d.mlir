@@ -31,7 +31,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-func.func @burgers1d(%u: memref<?xf64>, %u_1: memref<?xf64>, %C: f64, %D: f64,
+func.func @burgers1d(%u: memref<?xf64> {stencil.active},
+                     %u_1: memref<?xf64> {stencil.active}, %C: f64, %D: f64,
                      %n: index) {
   stencil.domain (%i) = (1) to (%n - 1) {
     %zero = arith.constant 0.0 : f64

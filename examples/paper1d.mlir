@@ -22,7 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-func.func @paper1d(%r: memref<?xf64>, %c: memref<?xf64>, %u: memref<?xf64>,
+func.func @paper1d(%r: memref<?xf64> {stencil.active}, %c: memref<?xf64>,
+                   %u: memref<?xf64> {stencil.active},
                    %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %two = arith.constant 2.0 : f64

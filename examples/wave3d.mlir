@@ -35,8 +35,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-func.func @wave3d(%u: memref<?x?x?xf64>, %u_1: memref<?x?x?xf64>,
-                  %u_2: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %D: f64,
+func.func @wave3d(%u: memref<?x?x?xf64> {stencil.active},
+                  %u_1: memref<?x?x?xf64> {stencil.active},
+                  %u_2: memref<?x?x?xf64> {stencil.active},
+                  %c: memref<?x?x?xf64>, %D: f64,
                   %n: index) {
   stencil.domain (%i, %j, %k) = (1, 1, 1) to (%n - 1, %n - 1, %n - 1) {
     %two = arith.constant 2.0 : f64
