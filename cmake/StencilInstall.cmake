@@ -13,6 +13,15 @@ install(DIRECTORY ${STENCIL_BINARY_DIR}/include/Stencil DESTINATION include
   FILES_MATCHING PATTERN "*.inc"
   PATTERN "CMakeFiles" EXCLUDE)
 
+# stencil-opt installs itself (tools/stencil-opt); stencil-compile finds it
+# next to itself in bin/. The installed stencil-opt keeps LLVM's library
+# directory in its RUNPATH: libMLIR.so (MLIR_LINK_MLIR_DYLIB=ON) lives only
+# there.
+install(PROGRAMS ${STENCIL_SOURCE_DIR}/scripts/stencil-compile DESTINATION bin)
+if(TARGET stencil-opt)
+  set_property(TARGET stencil-opt APPEND PROPERTY INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+endif()
+
 install(EXPORT StencilTargets NAMESPACE Stencil:: DESTINATION lib/cmake/Stencil)
 
 configure_package_config_file(
