@@ -37,13 +37,19 @@ config.substitutions.append(("%mlir_runner_utils",
                              os.path.join(lib, "libmlir_runner_utils" + config.llvm_shlib_ext)))
 config.substitutions.append(("%libomp", os.path.join(lib, "libomp" + config.llvm_shlib_ext)))
 config.substitutions.append(("%llvm_lib_dir", lib))
-config.substitutions.append(("%cmake", config.cmake_command))
+# %cmake_generator before %cmake: substitutions apply in order, and %cmake
+# is a prefix of it.
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
+# The compilers of the main build, for tests that configure other projects.
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
+config.substitutions.append(("%c_compiler", config.c_compiler))
 
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
 tools = [
     "stencil-opt",
+    "stencil-compile",
     "mlir-opt",
     "mlir-translate",
     "mlir-runner",
