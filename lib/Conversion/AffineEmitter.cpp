@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -40,6 +42,15 @@ AffineMap mlir::stencil::symbolMap(AffineExpr expr, unsigned numSymbols) {
   return AffineMap::get(0, numSymbols, expr);
 }
 
+/// Returns `map` over `operands` with unused symbols dropped and the map
+/// simplified, as the canonicalizer would leave it.
+static std::pair<AffineMap, SmallVector<Value>>
+canonicalBound(AffineMap map, ArrayRef<Value> operands) {
+  SmallVector<Value> used(operands.begin(), operands.end());
+  affine::canonicalizeMapAndOperands(&map, &used);
+  return {map, used};
+}
+
 void mlir::stencil::buildLoopNest(
     OpBuilder &builder, Location loc, const NestBounds &bounds, bool parallel,
     function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn) {
@@ -48,25 +59,26 @@ void mlir::stencil::buildLoopNest(
   SmallVector<Value> ivs(rank);
   bool parallelEmitted = false;
   for (unsigned k = 0; k < rank; ++k) {
+    auto [lbMap, lbOperands] = canonicalBound(bounds.lower[k], bounds.operands);
+    auto [ubMap, ubOperands] = canonicalBound(bounds.upper[k], bounds.operands);
     if (bounds.getConstantExtent(k) == 1) {
-      ivs[k] = affine::AffineApplyOp::create(builder, loc, bounds.lower[k],
-                                             bounds.operands);
+      OpFoldResult iv = affine::makeComposedFoldedAffineApply(
+          builder, loc, lbMap, getAsOpFoldResult(ValueRange(lbOperands)));
+      ivs[k] = getValueOrCreateConstantIndexOp(builder, loc, iv);
       continue;
     }
     if (parallel && !parallelEmitted) {
       parallelEmitted = true;
       auto loop = affine::AffineParallelOp::create(
           builder, loc, TypeRange(), ArrayRef<arith::AtomicRMWKind>(),
-          ArrayRef<AffineMap>(bounds.lower[k]), bounds.operands,
-          ArrayRef<AffineMap>(bounds.upper[k]), bounds.operands,
-          ArrayRef<int64_t>(1));
+          ArrayRef<AffineMap>(lbMap), lbOperands, ArrayRef<AffineMap>(ubMap),
+          ubOperands, ArrayRef<int64_t>(1));
       ivs[k] = loop.getIVs()[0];
       builder.setInsertionPoint(loop.getBody()->getTerminator());
       continue;
     }
-    auto loop = affine::AffineForOp::create(builder, loc, bounds.operands,
-                                            bounds.lower[k], bounds.operands,
-                                            bounds.upper[k]);
+    auto loop = affine::AffineForOp::create(builder, loc, lbOperands, lbMap,
+                                            ubOperands, ubMap);
     ivs[k] = loop.getInductionVar();
     builder.setInsertionPoint(loop.getBody()->getTerminator());
   }

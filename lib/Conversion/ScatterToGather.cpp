@@ -37,10 +37,20 @@ struct Statement {
   bool isStore;
 };
 
+/// How many nests of each kind one conversion emitted.
+struct NestCounts {
+  unsigned core = 0;
+  unsigned boundary = 0;
+  unsigned fallback = 0;
+};
+
 /// Emits the gather form of one scatter domain.
 class GatherEmitter {
 public:
   explicit GatherEmitter(DomainOp domain);
+
+  /// Nests emitted so far.
+  NestCounts counts;
 
   /// Emits the nests at the builder's insertion point.
   void emit(OpBuilder &builder, BoundaryStrategy strategy);
@@ -58,7 +68,9 @@ private:
   int64_t minOffset(unsigned k) const;
   int64_t maxOffset(unsigned k) const;
 
-  void emitCompact(OpBuilder &builder);
+  /// Emits the compact nests; `fallback` counts them as the small-domain
+  /// fallback of the exact split.
+  void emitCompact(OpBuilder &builder, bool fallback = false);
   void emitExact(OpBuilder &builder);
 
   /// Emits a nest over `box` running statements `subset`. Statements are
@@ -192,7 +204,7 @@ void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
       });
 }
 
-void GatherEmitter::emitCompact(OpBuilder &builder) {
+void GatherEmitter::emitCompact(OpBuilder &builder, bool fallback) {
   MLIRContext *ctx = builder.getContext();
   unsigned numSymbols = bounds.operands.size();
   auto map = [&](AffineExpr e) { return symbolMap(e, numSymbols); };
@@ -228,6 +240,7 @@ void GatherEmitter::emitCompact(OpBuilder &builder) {
     NestBounds lowerSlab = slab;
     lowerSlab.upper[j] = map2(cLo[j], hHi[j]);
     emitNest(builder, lowerSlab, all, j);
+    (fallback ? counts.fallback : counts.boundary) += 2;
     // Upper slab: [max(C.hi, min(C.lo, H.hi)), H.hi). The min inside a max
     // is not expressible in one bound map; since C.hi <= H.hi, it equals
     // max(C.hi, C.lo) whenever C.lo <= H.hi, and H.hi (an empty slab)
@@ -243,6 +256,7 @@ void GatherEmitter::emitCompact(OpBuilder &builder) {
     core.upper.push_back(map(cHi[k]));
   }
   emitNest(builder, core, all, rank);
+  (fallback ? counts.fallback : counts.core) += 1;
 }
 
 void GatherEmitter::emitExact(OpBuilder &builder) {
@@ -274,7 +288,7 @@ void GatherEmitter::emitExact(OpBuilder &builder) {
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(check.getElseBlock());
-    emitCompact(builder);
+    emitCompact(builder, /*fallback=*/true);
   }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(check.getThenBlock());
@@ -293,9 +307,9 @@ void GatherEmitter::emitExact(OpBuilder &builder) {
     unsigned u = t - m;
     return std::make_pair(hi + o[u], hi + o[u + 1]);
   };
-  SmallVector<unsigned> counts, index(rank, 0);
+  SmallVector<unsigned> numIntervals, index(rank, 0);
   for (unsigned k = 0; k < rank; ++k)
-    counts.push_back(2 * offsets[k].size() - 1);
+    numIntervals.push_back(2 * offsets[k].size() - 1);
   while (true) {
     SmallVector<unsigned> subset;
     for (auto [s, stmt] : llvm::enumerate(stmts)) {
@@ -317,10 +331,15 @@ void GatherEmitter::emitExact(OpBuilder &builder) {
         box.upper.push_back(symbolMap(hi, numSymbols));
       }
       emitNest(builder, box, subset, rank);
+      bool isCore = subset.size() == stmts.size() &&
+                    llvm::all_of(llvm::seq<unsigned>(0, rank), [&](unsigned k) {
+                      return index[k] + 1 == offsets[k].size();
+                    });
+      (isCore ? counts.core : counts.boundary) += 1;
     }
     // Next box, last dimension fastest.
     int k = rank - 1;
-    while (k >= 0 && ++index[k] == counts[k])
+    while (k >= 0 && ++index[k] == numIntervals[k])
       index[k--] = 0;
     if (k < 0)
       break;
@@ -395,7 +414,13 @@ struct StencilScatterToGatherPass
         }
       DomainOp writes = splitResults(rewriter, domain);
       rewriter.setInsertionPoint(writes);
-      GatherEmitter(writes).emit(rewriter, boundary);
+      GatherEmitter emitter(writes);
+      emitter.emit(rewriter, boundary);
+      if (reportNests)
+        writes.emitRemark()
+            << "gather form: " << emitter.counts.core << " core, "
+            << emitter.counts.boundary << " boundary and "
+            << emitter.counts.fallback << " fallback nests";
       rewriter.eraseOp(writes);
     }
   }

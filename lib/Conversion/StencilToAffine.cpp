@@ -130,16 +130,29 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                   arith::AddFOp::create(b, loc, acc, mapping.lookup(value)));
             return next;
           }
-          if (bounds.getConstantExtent(k) == 1) {
-            ivs.push_back(affine::AffineApplyOp::create(
-                b, loc, bounds.lower[k], bounds.operands));
-            SmallVector<Value> result = inner(k + 1, accs);
-            ivs.pop_back();
+          NestBounds dim;
+          dim.lower = {bounds.lower[k]};
+          dim.upper = {bounds.upper[k]};
+          dim.operands = bounds.operands;
+          if (dim.getConstantExtent(0) == 1) {
+            // One point: the body runs once, no loop.
+            SmallVector<Value> result;
+            buildLoopNest(b, loc, dim, /*parallel=*/false,
+                          [&](OpBuilder &, Location, ValueRange iv) {
+                            ivs.push_back(iv[0]);
+                            result = inner(k + 1, accs);
+                            ivs.pop_back();
+                          });
             return result;
           }
-          auto loop = affine::AffineForOp::create(
-              b, loc, bounds.operands, bounds.lower[k], bounds.operands,
-              bounds.upper[k], /*step=*/1, accs);
+          SmallVector<Value> lbOperands(bounds.operands),
+              ubOperands(bounds.operands);
+          AffineMap lbMap = bounds.lower[k], ubMap = bounds.upper[k];
+          affine::canonicalizeMapAndOperands(&lbMap, &lbOperands);
+          affine::canonicalizeMapAndOperands(&ubMap, &ubOperands);
+          auto loop = affine::AffineForOp::create(b, loc, lbOperands, lbMap,
+                                                  ubOperands, ubMap,
+                                                  /*step=*/1, accs);
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(loop.getBody());
           ivs.push_back(loop.getInductionVar());
@@ -161,9 +174,9 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
       });
 
   // Serial sum of the buffer, in index order.
-  AffineMap zeroMap = AffineMap::get(0, 1, getAffineConstantExpr(0, ctx));
+  AffineMap zeroMap = AffineMap::get(0, 0, getAffineConstantExpr(0, ctx));
   AffineMap sizeIdMap = AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx));
-  auto total = affine::AffineForOp::create(builder, loc, ValueRange{size},
+  auto total = affine::AffineForOp::create(builder, loc, ValueRange(),
                                            zeroMap, ValueRange{size},
                                            sizeIdMap, 1, zeros);
   {

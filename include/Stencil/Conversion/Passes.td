@@ -120,6 +120,8 @@ def StencilScatterToGatherPass
                         "per-dimension peeling with guarded statements"),
              clEnumValN(::mlir::stencil::BoundaryStrategy::Exact, "exact",
                         "PerforAD's disjoint split, guarded by a size check"))}]>,
+    Option<"reportNests", "report-nests", "bool", "false",
+           "Emit a remark at each converted domain with its nest counts">,
   ];
 }
 

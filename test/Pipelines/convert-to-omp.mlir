@@ -1,0 +1,35 @@
+// The whole chain ends in the LLVM dialect with OpenMP: no op of another
+// dialect is left (conversions are partial and would leave them silently),
+// and mlir-translate produces LLVM IR that forks threads.
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --convert-to-omp | FileCheck %s --check-prefix=LLVM
+// RUN: stencil-opt %stencil_src/examples/burgers1d.mlir --stencil-adjoint --convert-to-omp="scatter=serial" | FileCheck %s --check-prefix=LLVM
+// RUN: stencil-opt %stencil_src/examples/paper1d.mlir --stencil-adjoint --convert-to-omp="scatter=atomic" | FileCheck %s --check-prefix=LLVM
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --convert-to-omp="boundary=exact" | FileCheck %s --check-prefix=LLVM
+// RUN: stencil-opt %s --convert-to-omp | FileCheck %s --check-prefix=LLVM
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --convert-to-omp | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=IR
+// RUN: stencil-opt %s --convert-to-omp | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=REDUCE
+
+// LLVM-NOT: {{^ *(%[^ ]+ = )?(stencil|affine|scf|arith|math|memref|func|cf|vector)\.}}
+// LLVM: llvm.func @_mlir_ciface_
+
+// The primal and the adjoint both fork a team; array data pointers are
+// noalias; the C interface wrappers exist.
+// IR-DAG: define void @wave3d(ptr noalias %{{.*}}, ptr noalias %{{.*}},
+// IR-DAG: define void @wave3d_adjoint(ptr noalias
+// IR-DAG: define void @_mlir_ciface_wave3d(
+// IR-DAG: define void @_mlir_ciface_wave3d_adjoint(
+// IR-DAG: call void {{.*}}@__kmpc_fork_call
+
+// A reduction returns its sum: no OpenMP reduction (whose order would
+// depend on the thread count), only a worksharing loop and a serial sum.
+// REDUCE-LABEL: define double @sum_squares
+// REDUCE: call void {{.*}}@__kmpc_fork_call
+// REDUCE-NOT: __kmpc_reduce
+func.func @sum_squares(%u: memref<?x?xf64>, %n: index) -> f64 {
+  %s = stencil.domain (%i, %j) = (0, 0) to (%n, %n) -> (f64) {
+    %a = stencil.gather %u[0, 0] : memref<?x?xf64>
+    %b = arith.mulf %a, %a : f64
+    stencil.yield %b : f64
+  }
+  return %s : f64
+}
