@@ -38,6 +38,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createStencilMergeOMPParallelPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());

@@ -23,6 +23,9 @@ class MemRefDialect;
 namespace LLVM {
 class LLVMDialect;
 } // namespace LLVM
+namespace omp {
+class OpenMPDialect;
+} // namespace omp
 } // namespace mlir
 
 namespace mlir::stencil {

@@ -125,6 +125,29 @@ def StencilScatterToGatherPass
   ];
 }
 
+def StencilMergeOMPParallelPass
+    : Pass<"stencil-merge-omp-parallel", "::mlir::ModuleOp"> {
+  let summary = "Run consecutive OpenMP parallel regions in one thread team";
+  let description = [{
+    `convert-scf-to-openmp` opens one `omp.parallel` region per parallel
+    loop, so a function with several nests (the core and boundary nests of
+    a gather adjoint, a reset of an output adjoint, ...) forks and joins a
+    team per nest. This pass merges every run of `omp.parallel` ops that are
+    consecutive in a block, or separated only by side-effect free ops
+    (which are hoisted above the run), into one region. Each worksharing
+    loop keeps its implicit barrier, so the nests still run one after the
+    other.
+
+    #### Input invariant
+    - Output of `convert-scf-to-openmp`: `omp.parallel` regions with one
+      block and no clauses.
+
+    #### Output IR
+    - Fewer `omp.parallel` regions; the worksharing loops are unchanged.
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
 def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
   let summary = "Mark public functions for the C-callable ABI";
   let description = [{
