@@ -5,7 +5,7 @@
 // c, one store to u.
 
 // CHECK-LABEL: func.func @wave3d(
-// CHECK-SAME: %[[U:.*]]: memref<?x?x?xf64>, %[[U_1:.*]]: memref<?x?x?xf64>, %[[U_2:.*]]: memref<?x?x?xf64>, %[[C:.*]]: memref<?x?x?xf64>, %[[D:.*]]: f64, %[[N:.*]]: index)
+// CHECK-SAME: %[[U:[^:]*]]: memref<?x?x?xf64> {stencil.active}, %[[U_1:[^:]*]]: memref<?x?x?xf64> {stencil.active}, %[[U_2:[^:]*]]: memref<?x?x?xf64> {stencil.active}, %[[C:[^:]*]]: memref<?x?x?xf64>, %[[D:[^:]*]]: f64, %[[N:[^:]*]]: index)
 // CHECK: stencil.domain (%{{.*}}, %{{.*}}, %{{.*}}) = (1, 1, 1) to (%[[N]] - 1, %[[N]] - 1, %[[N]] - 1) {
 // CHECK-COUNT-7: stencil.gather %[[U_1]][{{-?[01]}}, {{-?[01]}}, {{-?[01]}}] : memref<?x?x?xf64>
 // CHECK-NEXT: stencil.gather %[[U_2]][0, 0, 0] : memref<?x?x?xf64>

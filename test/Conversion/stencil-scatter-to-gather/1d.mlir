@@ -27,10 +27,10 @@ func.func @paper1d_scatter(%c: memref<?xf64>, %rb: memref<?xf64>,
 // The split is only ordered when the domain [1, n) has at least
 // max o - min o = 2 points, so it is guarded by n - 1 >= 2; smaller domains
 // take the compact nests in the else branch.
-// EXACT-DAG: #[[SIZE:.*]] = affine_set<()[s0] : (s0 - 3 >= 0)>
+// EXACT-DAG: #[[$SIZE:.*]] = affine_set<()[s0] : (s0 - 3 >= 0)>
 // EXACT-LABEL: func.func @paper1d_scatter
 // EXACT-SAME: (%[[C:.*]]: memref<?xf64>, %[[RB:.*]]: memref<?xf64>, %[[UB:.*]]: memref<?xf64>, %[[N:.*]]: index)
-// EXACT: affine.if #[[SIZE]]()[%[[N]]] {
+// EXACT: affine.if #[[$SIZE]]()[%[[N]]] {
 // ub[0] += 2 c[1] rb[1]
 // EXACT: affine.load %[[C]][1]
 // EXACT: affine.store %{{.*}}, %[[UB]][0]
