@@ -1,0 +1,88 @@
+//===- BenchBurgers1d.cpp - 1-D Burgers equation benchmarks ------*- C++ -*-===//
+//
+// This file implements the burgers1d kernel of stencil-bench
+// (examples/burgers1d.mlir, the paper's Section 4.2): one upwinded
+// time step on n cells, default n = 1e8 (800 MB per array, 4 arrays with
+// the shadows).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchHarness.h"
+
+using namespace stencil::bench;
+
+extern "C" {
+void _mlir_ciface_burgers1d(MemRef1D *u, MemRef1D *u_1, double C, double D,
+                            int64_t n);
+#define STENCIL_BURGERS1D_ADJOINT(NAME)                                        \
+  void NAME(MemRef1D *u, MemRef1D *u_1, double C, double D, int64_t n,         \
+            MemRef1D *u_b, MemRef1D *u_1b);
+STENCIL_BURGERS1D_ADJOINT(_mlir_ciface_burgers1d_adj_gather_compact)
+STENCIL_BURGERS1D_ADJOINT(_mlir_ciface_burgers1d_adj_gather_exact)
+STENCIL_BURGERS1D_ADJOINT(_mlir_ciface_burgers1d_adj_scatter_serial)
+STENCIL_BURGERS1D_ADJOINT(_mlir_ciface_burgers1d_adj_scatter_atomic)
+#undef STENCIL_BURGERS1D_ADJOINT
+}
+
+namespace {
+
+/// Bytes per interior point, STREAM-style:
+/// - primal: reads u_1, writes u: 2 x 8 = 16.
+/// - adjoint: reads u_1 (the step is nonlinear) and u_b; adds to u_1b (read
+///   + write); resets u_b (a write): 5 x 8 = 40.
+class Burgers1d final : public StencilKernel {
+public:
+  const char *name() const override { return "burgers1d"; }
+  int64_t defaultSize() const override { return 100000000; }
+
+  void setUp(int64_t size) override {
+    n = size;
+    // u_1 takes both signs, so both upwind branches are exercised.
+    u = Array(n, 1, 1, 0.0, 0.0);
+    u_1 = Array(n, 1, 2, 1.0, -0.5);
+    u_b = Array(n, 1, 3, 1.0, -0.5);
+    u_1b = Array(n, 1, 4, 0.0, 0.0);
+  }
+
+  void tearDown() override { *this = Burgers1d(); }
+
+  void run(Variant v) override {
+    MemRef1D du = u.view1D(), du_1 = u_1.view1D(), db = u_b.view1D(),
+             db_1 = u_1b.view1D();
+    switch (v) {
+    case Variant::Primal:
+      return _mlir_ciface_burgers1d(&du, &du_1, kC, kD, n);
+    case Variant::ReferenceC:
+      return burgers1d_ref(u.data(), u_1.data(), kC, kD, n);
+    case Variant::GatherCompact:
+      return _mlir_ciface_burgers1d_adj_gather_compact(&du, &du_1, kC, kD, n,
+                                                       &db, &db_1);
+    case Variant::GatherExact:
+      return _mlir_ciface_burgers1d_adj_gather_exact(&du, &du_1, kC, kD, n,
+                                                     &db, &db_1);
+    case Variant::ScatterSerial:
+      return _mlir_ciface_burgers1d_adj_scatter_serial(&du, &du_1, kC, kD, n,
+                                                       &db, &db_1);
+    case Variant::ScatterAtomic:
+      return _mlir_ciface_burgers1d_adj_scatter_atomic(&du, &du_1, kC, kD, n,
+                                                       &db, &db_1);
+    }
+  }
+
+  double points() const override { return static_cast<double>(n - 2); }
+  double bytesPerPoint(bool adjoint) const override {
+    return adjoint ? 40.0 : 16.0;
+  }
+
+private:
+  static constexpr double kC = 0.1;
+  static constexpr double kD = 0.05;
+  int64_t n = 0;
+  Array u, u_1, u_b, u_1b;
+};
+
+} // namespace
+
+std::unique_ptr<StencilKernel> stencil::bench::makeBurgers1d() {
+  return std::make_unique<Burgers1d>();
+}

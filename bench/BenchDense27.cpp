@@ -1,0 +1,82 @@
+//===- BenchDense27.cpp - Dense 3x3x3 stencil benchmarks ---------*- C++ -*-===//
+//
+// This file implements the dense27 kernel of stencil-bench
+// (bench/kernels/dense27.mlir): a 27-point stencil with distinct constant
+// weights on an n^3 grid, default n = 256 (134 MB per array, 4 arrays with
+// the shadows). It has the most boundary nests of the suite.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchHarness.h"
+
+using namespace stencil::bench;
+
+extern "C" {
+void _mlir_ciface_dense27(MemRef3D *r, MemRef3D *u, int64_t n);
+#define STENCIL_DENSE27_ADJOINT(NAME)                                          \
+  void NAME(MemRef3D *r, MemRef3D *u, int64_t n, MemRef3D *r_b, MemRef3D *u_b);
+STENCIL_DENSE27_ADJOINT(_mlir_ciface_dense27_adj_gather_compact)
+STENCIL_DENSE27_ADJOINT(_mlir_ciface_dense27_adj_gather_exact)
+STENCIL_DENSE27_ADJOINT(_mlir_ciface_dense27_adj_scatter_serial)
+STENCIL_DENSE27_ADJOINT(_mlir_ciface_dense27_adj_scatter_atomic)
+#undef STENCIL_DENSE27_ADJOINT
+}
+
+namespace {
+
+/// Bytes per interior point, STREAM-style:
+/// - primal: reads u, writes r: 2 x 8 = 16.
+/// - adjoint: reads r_b, adds to u_b (read + write), resets r_b (a write):
+///   4 x 8 = 32. The stencil is linear, so u is not read.
+class Dense27 final : public StencilKernel {
+public:
+  const char *name() const override { return "dense27"; }
+  int64_t defaultSize() const override { return 256; }
+
+  void setUp(int64_t size) override {
+    n = size;
+    r = Array(n, n * n, 1, 0.0, 0.0);
+    u = Array(n, n * n, 2, 1.0, -0.5);
+    r_b = Array(n, n * n, 3, 1.0, -0.5);
+    u_b = Array(n, n * n, 4, 0.0, 0.0);
+  }
+
+  void tearDown() override { *this = Dense27(); }
+
+  void run(Variant v) override {
+    MemRef3D dr = r.view3D(n), du = u.view3D(n), drb = r_b.view3D(n),
+             dub = u_b.view3D(n);
+    switch (v) {
+    case Variant::Primal:
+      return _mlir_ciface_dense27(&dr, &du, n);
+    case Variant::ReferenceC:
+      return dense27_ref(r.data(), u.data(), n);
+    case Variant::GatherCompact:
+      return _mlir_ciface_dense27_adj_gather_compact(&dr, &du, n, &drb, &dub);
+    case Variant::GatherExact:
+      return _mlir_ciface_dense27_adj_gather_exact(&dr, &du, n, &drb, &dub);
+    case Variant::ScatterSerial:
+      return _mlir_ciface_dense27_adj_scatter_serial(&dr, &du, n, &drb, &dub);
+    case Variant::ScatterAtomic:
+      return _mlir_ciface_dense27_adj_scatter_atomic(&dr, &du, n, &drb, &dub);
+    }
+  }
+
+  double points() const override {
+    double interior = static_cast<double>(n - 2);
+    return interior * interior * interior;
+  }
+  double bytesPerPoint(bool adjoint) const override {
+    return adjoint ? 32.0 : 16.0;
+  }
+
+private:
+  int64_t n = 0;
+  Array r, u, r_b, u_b;
+};
+
+} // namespace
+
+std::unique_ptr<StencilKernel> stencil::bench::makeDense27() {
+  return std::make_unique<Dense27>();
+}

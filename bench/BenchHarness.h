@@ -1,0 +1,139 @@
+//===- BenchHarness.h - Kernel registry of stencil-bench ---------*- C++ -*-===//
+//
+// This file declares the pieces shared by the kernel drivers of
+// stencil-bench: the memref descriptors of the C interface (docs/ABI.md),
+// an owning array type with parallel first touch, the variant list and the
+// `StencilKernel` base class that every Bench<Kernel>.cpp implements.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_BENCH_BENCHHARNESS_H
+#define STENCIL_BENCH_BENCHHARNESS_H
+
+#include "BenchSupport.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stencil::bench {
+
+//===----------------------------------------------------------------------===//
+// C interface
+//===----------------------------------------------------------------------===//
+
+/// Descriptor of a `memref<?xf64>` at the C interface (`_mlir_ciface_`).
+struct MemRef1D {
+  double *allocated;
+  double *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+};
+
+/// Descriptor of a `memref<?x?x?xf64>` at the C interface.
+struct MemRef3D {
+  double *allocated;
+  double *aligned;
+  int64_t offset;
+  int64_t sizes[3];
+  int64_t strides[3];
+};
+
+//===----------------------------------------------------------------------===//
+// Arrays
+//===----------------------------------------------------------------------===//
+
+/// An owning, 2 MiB-aligned array of doubles, filled in parallel on creation
+/// (first touch with the kernels' static schedule, see bench_fill).
+class Array {
+public:
+  Array() = default;
+  /// Allocates `outer * inner` doubles and fills them with
+  /// `shift + scale * hash(p, seed)`; `outer` is the extent of the parallel
+  /// (outermost) dimension.
+  Array(int64_t outer, int64_t inner, uint64_t seed, double scale,
+        double shift);
+  Array(Array &&other) noexcept;
+  Array &operator=(Array &&other) noexcept;
+  Array(const Array &) = delete;
+  Array &operator=(const Array &) = delete;
+  ~Array();
+
+  double *data() const { return ptr; }
+  size_t size() const { return count; }
+
+  /// Describes this array as an n-element vector.
+  MemRef1D view1D() const;
+  /// Describes this array as an n x n x n row-major block.
+  MemRef3D view3D(int64_t n) const;
+
+private:
+  double *ptr = nullptr;
+  size_t count = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Kernels and variants
+//===----------------------------------------------------------------------===//
+
+/// What runs: our primal, the hand-written C primal, or one lowering of the
+/// adjoint. All but `ReferenceC` come from the same kernel IR through
+/// `stencil-opt --stencil-adjoint --convert-to-omp`.
+enum class Variant {
+  Primal,        ///< The primal (`--convert-to-omp`).
+  ReferenceC,    ///< Hand-written C primal (bench/reference/).
+  GatherCompact, ///< Gather adjoint, `scatter=gather boundary=compact`.
+  GatherExact,   ///< Gather adjoint, `scatter=gather boundary=exact`.
+  ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
+  ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
+};
+
+/// Every variant, in reporting order.
+const std::vector<Variant> &allVariants();
+
+/// Name of a variant in benchmark names and JSON (`gather_compact`, ...).
+const char *variantName(Variant v);
+
+/// True for the adjoint variants.
+bool isAdjoint(Variant v);
+
+/// One kernel of the suite. The harness creates the arrays of at most one
+/// kernel at a time (setUp before its first benchmark, tearDown before the
+/// next kernel's), so the largest kernel bounds the memory in use.
+class StencilKernel {
+public:
+  virtual ~StencilKernel() = default;
+
+  /// Name used in benchmark names (`wave3d`).
+  virtual const char *name() const = 0;
+  /// Default problem size `n` (an extent per dimension for 3-D kernels).
+  virtual int64_t defaultSize() const = 0;
+  /// Allocates and fills the primal arrays and the shadows for size `n`.
+  virtual void setUp(int64_t n) = 0;
+  /// Frees every array.
+  virtual void tearDown() = 0;
+  /// Runs one sweep of `v`.
+  virtual void run(Variant v) = 0;
+  /// Points of the iteration domain for the current size.
+  virtual double points() const = 0;
+  /// Bytes a sweep of the primal (`adjoint = false`) or of the adjoint must
+  /// move at least, counted like STREAM: 8 bytes per point for each array
+  /// read and for each array written (16 for one read and written), no
+  /// write-allocate traffic. The doc comment of each kernel class derives it.
+  virtual double bytesPerPoint(bool adjoint) const = 0;
+};
+
+/// The kernels of the suite, in run order.
+std::vector<std::unique_ptr<StencilKernel>> makeKernels();
+
+/// Factories, one per Bench<Kernel>.cpp.
+std::unique_ptr<StencilKernel> makeWave3d();
+std::unique_ptr<StencilKernel> makeBurgers1d();
+std::unique_ptr<StencilKernel> makePaper1d();
+std::unique_ptr<StencilKernel> makeDense27();
+
+} // namespace stencil::bench
+
+#endif // STENCIL_BENCH_BENCHHARNESS_H

@@ -1,0 +1,216 @@
+//===- BenchMain.cpp - stencil-bench entry point -----------------*- C++ -*-===//
+//
+// This file implements the main program of stencil-bench: it registers a
+// STREAM triad and every (kernel, variant) pair of the suite once per
+// thread count, then hands over to Google Benchmark. Benchmarks are named
+// `<kernel>/<variant>/omp:<threads>` (`stream/triad/omp:<threads>`) and
+// report wall time, bytes_per_second (the bytes a sweep must move, see
+// StencilKernel::bytesPerPoint) and the counters `omp_threads`,
+// `bytes_per_sweep` and `points`. Nothing is checked: see test/ for that.
+//
+// Environment:
+//   STENCIL_BENCH_THREADS  thread counts, e.g. "1,2" (default 1 .. #procs)
+//   STENCIL_BENCH_SIZES    sizes, e.g. "wave3d=320,burgers1d=1e8,stream=1e8"
+//                          (defaults: the kernels' defaultSize(); stream
+//                          2^26 doubles per array)
+//
+// Typical use (bench/run.py does this):
+//   stencil-bench --benchmark_min_time=0.2 --benchmark_repetitions=3 \
+//     --benchmark_format=json --benchmark_out=out.json
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchHarness.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace stencil::bench;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Options from the environment
+//===----------------------------------------------------------------------===//
+
+/// Parses STENCIL_BENCH_THREADS ("1,2"); defaults to 1 .. number of procs.
+std::vector<int> threadList() {
+  std::vector<int> threads;
+  if (const char *env = std::getenv("STENCIL_BENCH_THREADS")) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (int t = std::atoi(item.c_str()); t > 0)
+        threads.push_back(t);
+  }
+  if (threads.empty())
+    for (int t = 1; t <= bench_num_procs(); ++t)
+      threads.push_back(t);
+  return threads;
+}
+
+/// Parses STENCIL_BENCH_SIZES ("wave3d=320,burgers1d=1e8") into a map.
+std::map<std::string, int64_t> sizeOverrides() {
+  std::map<std::string, int64_t> sizes;
+  const char *env = std::getenv("STENCIL_BENCH_SIZES");
+  if (!env)
+    return sizes;
+  std::stringstream ss(env);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      continue;
+    // Accept 1e8 as well as 100000000.
+    double value = std::strtod(item.c_str() + eq + 1, nullptr);
+    if (value >= 1)
+      sizes[item.substr(0, eq)] = static_cast<int64_t>(value);
+  }
+  return sizes;
+}
+
+//===----------------------------------------------------------------------===//
+// One workload in memory at a time
+//===----------------------------------------------------------------------===//
+
+/// Name and tear-down of the workload whose arrays are allocated.
+std::string activeName;
+std::function<void()> activeTearDown;
+
+/// Makes `name` the allocated workload: frees the previous one first, so
+/// that only one kernel's arrays are in memory. Set-up runs before the timed
+/// loop, so it is not measured.
+void activate(const std::string &name, const std::function<void()> &setUp,
+              std::function<void()> tearDown) {
+  if (activeName == name)
+    return;
+  if (activeTearDown)
+    activeTearDown();
+  activeName.clear();
+  setUp();
+  activeName = name;
+  activeTearDown = std::move(tearDown);
+}
+
+/// Benchmarks that already had their untimed warm-up sweep (thread pool at
+/// the new size, code and TLB warm). Google Benchmark calls a benchmark
+/// function once per repetition; the warm-up runs only on the first call.
+/// (benchmark::State::name() is 1.8+; Debian 12 has 1.7.1.)
+std::set<std::string> warmedUp;
+
+//===----------------------------------------------------------------------===//
+// STREAM triad
+//===----------------------------------------------------------------------===//
+
+/// The three arrays of the triad, filled in parallel like the kernels'.
+struct Stream {
+  int64_t n = 0;
+  Array a, b, c;
+};
+Stream stream;
+
+void runTriad(benchmark::State &state, const std::string &name, int64_t n,
+              int threads) {
+  activate(
+      "stream",
+      [n] {
+        stream.n = n;
+        stream.a = Array(n, 1, 1, 0.0, 0.0);
+        stream.b = Array(n, 1, 2, 1.0, 0.0);
+        stream.c = Array(n, 1, 3, 1.0, 0.0);
+      },
+      [] { stream = Stream(); });
+  bench_set_threads(threads);
+  if (warmedUp.insert(name).second)
+    bench_triad(stream.a.data(), stream.b.data(), stream.c.data(), 3.0, n);
+  for (auto _ : state)
+    bench_triad(stream.a.data(), stream.b.data(), stream.c.data(), 3.0, n);
+  double bytes = 24.0 * static_cast<double>(n);
+  state.SetBytesProcessed(static_cast<int64_t>(bytes) * state.iterations());
+  state.counters["omp_threads"] = threads;
+  state.counters["bytes_per_sweep"] = bytes;
+  state.counters["points"] = static_cast<double>(n);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+void runKernel(benchmark::State &state, const std::string &name,
+               StencilKernel *kernel, int64_t n, Variant variant, int threads) {
+  activate(
+      kernel->name(), [kernel, n] { kernel->setUp(n); },
+      [kernel] { kernel->tearDown(); });
+  bench_set_threads(threads);
+  if (warmedUp.insert(name).second)
+    kernel->run(variant);
+  for (auto _ : state)
+    kernel->run(variant);
+  double bytes = kernel->bytesPerPoint(isAdjoint(variant)) * kernel->points();
+  state.SetBytesProcessed(static_cast<int64_t>(bytes) * state.iterations());
+  state.counters["omp_threads"] = threads;
+  state.counters["bytes_per_sweep"] = bytes;
+  state.counters["points"] = kernel->points();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+
+  std::vector<int> threads = threadList();
+  std::map<std::string, int64_t> sizes = sizeOverrides();
+  static std::vector<std::unique_ptr<StencilKernel>> kernels = makeKernels();
+
+  std::string threadText;
+  for (int t : threads)
+    threadText += (threadText.empty() ? "" : ",") + std::to_string(t);
+  benchmark::AddCustomContext("stencil_bench_threads", threadText);
+
+  int64_t streamN = sizes.count("stream") ? sizes["stream"] : int64_t(1) << 26;
+  benchmark::AddCustomContext("size_stream", std::to_string(streamN));
+  for (int t : threads) {
+    std::string bench = "stream/triad/omp:" + std::to_string(t);
+    benchmark::RegisterBenchmark(bench.c_str(),
+                                 [bench, streamN, t](benchmark::State &state) {
+                                   runTriad(state, bench, streamN, t);
+                                 })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+
+  for (auto &kernel : kernels) {
+    std::string name = kernel->name();
+    int64_t n = sizes.count(name) ? sizes[name] : kernel->defaultSize();
+    benchmark::AddCustomContext("size_" + name, std::to_string(n));
+    for (Variant variant : allVariants())
+      for (int t : threads) {
+        StencilKernel *k = kernel.get();
+        std::string bench =
+            name + "/" + variantName(variant) + "/omp:" + std::to_string(t);
+        benchmark::RegisterBenchmark(
+            bench.c_str(),
+            [bench, k, n, variant, t](benchmark::State &state) {
+              runKernel(state, bench, k, n, variant, t);
+            })
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+      }
+  }
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (activeTearDown)
+    activeTearDown();
+  return 0;
+}

@@ -1,0 +1,86 @@
+//===- BenchPaper1d.cpp - The paper's 1-D example benchmarks -----*- C++ -*-===//
+//
+// This file implements the paper1d kernel of stencil-bench
+// (examples/paper1d.mlir, the paper's Section 3.2):
+// r[i] = c[i]*(2 u[i-1] - 3 u[i] + 4 u[i+1]) for 1 <= i <= n-1, default
+// n = 1e8 (every array has n + 1 elements, 800 MB; 5 arrays with the
+// shadows).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchHarness.h"
+
+using namespace stencil::bench;
+
+extern "C" {
+void _mlir_ciface_paper1d(MemRef1D *r, MemRef1D *c, MemRef1D *u, int64_t n);
+#define STENCIL_PAPER1D_ADJOINT(NAME)                                          \
+  void NAME(MemRef1D *r, MemRef1D *c, MemRef1D *u, int64_t n, MemRef1D *r_b,   \
+            MemRef1D *u_b);
+STENCIL_PAPER1D_ADJOINT(_mlir_ciface_paper1d_adj_gather_compact)
+STENCIL_PAPER1D_ADJOINT(_mlir_ciface_paper1d_adj_gather_exact)
+STENCIL_PAPER1D_ADJOINT(_mlir_ciface_paper1d_adj_scatter_serial)
+STENCIL_PAPER1D_ADJOINT(_mlir_ciface_paper1d_adj_scatter_atomic)
+#undef STENCIL_PAPER1D_ADJOINT
+}
+
+namespace {
+
+/// Bytes per point, STREAM-style:
+/// - primal: reads c and u, writes r: 3 x 8 = 24.
+/// - adjoint: reads c and r_b; adds to u_b (read + write); resets r_b (a
+///   write): 5 x 8 = 40. The loop is linear in u, so u is not read.
+class Paper1d final : public StencilKernel {
+public:
+  const char *name() const override { return "paper1d"; }
+  int64_t defaultSize() const override { return 100000000; }
+
+  void setUp(int64_t size) override {
+    n = size;
+    r = Array(n + 1, 1, 1, 0.0, 0.0);
+    c = Array(n + 1, 1, 2, 1.0, 0.5);
+    u = Array(n + 1, 1, 3, 1.0, -0.5);
+    r_b = Array(n + 1, 1, 4, 1.0, -0.5);
+    u_b = Array(n + 1, 1, 5, 0.0, 0.0);
+  }
+
+  void tearDown() override { *this = Paper1d(); }
+
+  void run(Variant v) override {
+    MemRef1D dr = r.view1D(), dc = c.view1D(), du = u.view1D(),
+             drb = r_b.view1D(), dub = u_b.view1D();
+    switch (v) {
+    case Variant::Primal:
+      return _mlir_ciface_paper1d(&dr, &dc, &du, n);
+    case Variant::ReferenceC:
+      return paper1d_ref(r.data(), c.data(), u.data(), n);
+    case Variant::GatherCompact:
+      return _mlir_ciface_paper1d_adj_gather_compact(&dr, &dc, &du, n, &drb,
+                                                     &dub);
+    case Variant::GatherExact:
+      return _mlir_ciface_paper1d_adj_gather_exact(&dr, &dc, &du, n, &drb,
+                                                   &dub);
+    case Variant::ScatterSerial:
+      return _mlir_ciface_paper1d_adj_scatter_serial(&dr, &dc, &du, n, &drb,
+                                                     &dub);
+    case Variant::ScatterAtomic:
+      return _mlir_ciface_paper1d_adj_scatter_atomic(&dr, &dc, &du, n, &drb,
+                                                     &dub);
+    }
+  }
+
+  double points() const override { return static_cast<double>(n - 1); }
+  double bytesPerPoint(bool adjoint) const override {
+    return adjoint ? 40.0 : 24.0;
+  }
+
+private:
+  int64_t n = 0;
+  Array r, c, u, r_b, u_b;
+};
+
+} // namespace
+
+std::unique_ptr<StencilKernel> stencil::bench::makePaper1d() {
+  return std::make_unique<Paper1d>();
+}

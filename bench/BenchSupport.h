@@ -1,0 +1,76 @@
+/*===- BenchSupport.h - OpenMP helpers of the benchmark suite ---*- C -*-===//
+ *
+ * This file declares the C side of stencil-bench: thread control, array
+ * allocation with parallel first touch, the STREAM triad and the
+ * hand-written C primals of bench/reference/. All of it is compiled by
+ * clang-22 -O3 -march=native -fopenmp (bench/CMakeLists.txt), so every
+ * OpenMP construct in the binary runs on the same libomp as the generated
+ * kernels.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef STENCIL_BENCH_BENCHSUPPORT_H
+#define STENCIL_BENCH_BENCHSUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Threads and arrays
+ *===----------------------------------------------------------------------===*/
+
+/// Sets the number of OpenMP threads of the following parallel regions.
+void bench_set_threads(int threads);
+
+/// Number of processors available to OpenMP (the default thread list is
+/// 1 .. this).
+int bench_num_procs(void);
+
+/// Allocates `count` doubles aligned to 2 MiB (no first touch); aborts on
+/// failure. Free with bench_free.
+double *bench_alloc(size_t count);
+
+/// Frees an array of bench_alloc.
+void bench_free(double *p);
+
+/// Fills the `outer` x `inner` row-major array `a` in parallel, distributing
+/// `outer` with the static schedule that the kernels use for their outermost
+/// (parallel) loop, so that each page is first touched by the thread that
+/// later sweeps it. Element `p` gets `shift + scale * h(p, seed)` with `h`
+/// a deterministic integer hash in [0, 1).
+void bench_fill(double *a, int64_t outer, int64_t inner, uint64_t seed,
+                double scale, double shift);
+
+/// STREAM triad `a[i] = b[i] + s * c[i]` for 0 <= i < n, parallel (static).
+void bench_triad(double *a, const double *b, const double *c, double s,
+                 int64_t n);
+
+/*===----------------------------------------------------------------------===*
+ * Hand-written C primals (bench/reference/), the yardstick of the generated
+ * code: same loop order, bounds and operation order as the kernel IR.
+ * 3-D arrays are n x n x n, row-major.
+ *===----------------------------------------------------------------------===*/
+
+/// examples/wave3d.mlir.
+void wave3d_ref(double *u, const double *u_1, const double *u_2,
+                const double *c, double D, int64_t n);
+
+/// examples/burgers1d.mlir.
+void burgers1d_ref(double *u, const double *u_1, double C, double D,
+                   int64_t n);
+
+/// examples/paper1d.mlir (u has n + 1 elements).
+void paper1d_ref(double *r, const double *c, const double *u, int64_t n);
+
+/// bench/kernels/dense27.mlir.
+void dense27_ref(double *r, const double *u, int64_t n);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* STENCIL_BENCH_BENCHSUPPORT_H */

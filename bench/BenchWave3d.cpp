@@ -1,0 +1,93 @@
+//===- BenchWave3d.cpp - 3-D wave equation benchmarks ------------*- C++ -*-===//
+//
+// This file implements the wave3d kernel of stencil-bench
+// (examples/wave3d.mlir, the paper's Section 4.1): one time step on an
+// n^3 grid, default n = 320 (262 MB per array, 7 arrays with the shadows).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchHarness.h"
+
+using namespace stencil::bench;
+
+extern "C" {
+void _mlir_ciface_wave3d(MemRef3D *u, MemRef3D *u_1, MemRef3D *u_2,
+                         MemRef3D *c, double D, int64_t n);
+#define STENCIL_WAVE3D_ADJOINT(NAME)                                           \
+  void NAME(MemRef3D *u, MemRef3D *u_1, MemRef3D *u_2, MemRef3D *c, double D,  \
+            int64_t n, MemRef3D *u_b, MemRef3D *u_1b, MemRef3D *u_2b);
+STENCIL_WAVE3D_ADJOINT(_mlir_ciface_wave3d_adj_gather_compact)
+STENCIL_WAVE3D_ADJOINT(_mlir_ciface_wave3d_adj_gather_exact)
+STENCIL_WAVE3D_ADJOINT(_mlir_ciface_wave3d_adj_scatter_serial)
+STENCIL_WAVE3D_ADJOINT(_mlir_ciface_wave3d_adj_scatter_atomic)
+#undef STENCIL_WAVE3D_ADJOINT
+}
+
+namespace {
+
+/// Bytes per interior point, STREAM-style:
+/// - primal: reads u_1, u_2, c; writes u: 4 x 8 = 32.
+/// - adjoint: reads u_b and c; adds to u_1b and u_2b (read + write each);
+///   resets u_b to zero (a write): 7 x 8 = 56.
+/// The primal values u_1, u_2 are not needed: the step is linear in them.
+class Wave3d final : public StencilKernel {
+public:
+  const char *name() const override { return "wave3d"; }
+  int64_t defaultSize() const override { return 320; }
+
+  void setUp(int64_t size) override {
+    n = size;
+    u = Array(n, n * n, 1, 0.0, 0.0);
+    u_1 = Array(n, n * n, 2, 1.0, -0.5);
+    u_2 = Array(n, n * n, 3, 1.0, -0.5);
+    c = Array(n, n * n, 4, 0.5, 0.5);
+    u_b = Array(n, n * n, 5, 1.0, -0.5);
+    u_1b = Array(n, n * n, 6, 0.0, 0.0);
+    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+  }
+
+  void tearDown() override { *this = Wave3d(); }
+
+  void run(Variant v) override {
+    MemRef3D du = u.view3D(n), du_1 = u_1.view3D(n), du_2 = u_2.view3D(n),
+             dc = c.view3D(n), db = u_b.view3D(n), db_1 = u_1b.view3D(n),
+             db_2 = u_2b.view3D(n);
+    switch (v) {
+    case Variant::Primal:
+      return _mlir_ciface_wave3d(&du, &du_1, &du_2, &dc, kD, n);
+    case Variant::ReferenceC:
+      return wave3d_ref(u.data(), u_1.data(), u_2.data(), c.data(), kD, n);
+    case Variant::GatherCompact:
+      return _mlir_ciface_wave3d_adj_gather_compact(&du, &du_1, &du_2, &dc, kD,
+                                                    n, &db, &db_1, &db_2);
+    case Variant::GatherExact:
+      return _mlir_ciface_wave3d_adj_gather_exact(&du, &du_1, &du_2, &dc, kD,
+                                                  n, &db, &db_1, &db_2);
+    case Variant::ScatterSerial:
+      return _mlir_ciface_wave3d_adj_scatter_serial(&du, &du_1, &du_2, &dc, kD,
+                                                    n, &db, &db_1, &db_2);
+    case Variant::ScatterAtomic:
+      return _mlir_ciface_wave3d_adj_scatter_atomic(&du, &du_1, &du_2, &dc, kD,
+                                                    n, &db, &db_1, &db_2);
+    }
+  }
+
+  double points() const override {
+    double interior = static_cast<double>(n - 2);
+    return interior * interior * interior;
+  }
+  double bytesPerPoint(bool adjoint) const override {
+    return adjoint ? 56.0 : 32.0;
+  }
+
+private:
+  static constexpr double kD = 0.1;
+  int64_t n = 0;
+  Array u, u_1, u_2, c, u_b, u_1b, u_2b;
+};
+
+} // namespace
+
+std::unique_ptr<StencilKernel> stencil::bench::makeWave3d() {
+  return std::make_unique<Wave3d>();
+}
