@@ -33,6 +33,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
   pm.addPass(createConvertStencilToAffinePass(toAffine));
+  if (options.fpContract)
+    pm.addPass(createStencilAllowContractionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());

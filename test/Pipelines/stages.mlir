@@ -49,3 +49,9 @@ func.func @paper1d(%r: memref<?xf64>, %c: memref<?xf64>, %u: memref<?xf64>, %n: 
   }
   return
 }
+
+// FMA contraction only when asked for.
+// RUN: stencil-opt %s --convert-to-omp | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=NOCONTRACT
+// RUN: stencil-opt %s --convert-to-omp="fp-contract=1" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=CONTRACT
+// NOCONTRACT-NOT: contract
+// CONTRACT: fmul contract double

@@ -148,6 +148,18 @@ def StencilMergeOMPParallelPass
   let dependentDialects = ["::mlir::omp::OpenMPDialect"];
 }
 
+def StencilAllowContractionPass
+    : Pass<"stencil-allow-contraction", "::mlir::ModuleOp"> {
+  let summary = "Allow floating-point contraction (FMA) in arith ops";
+  let description = [{
+    Adds the `contract` fast-math flag to every arith op with fast-math
+    flags, so that LLVM may fuse multiplies and adds into FMAs. This changes
+    results in the last bits, so the pipeline only runs it when asked
+    (`convert-to-omp="fp-contract=1"`); results stay independent of the
+    thread count.
+  }];
+}
+
 def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
   let summary = "Mark public functions for the C-callable ABI";
   let description = [{

@@ -49,6 +49,11 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "per-dimension peeling, at most 2d+1 nests (default)"),
           clEnumValN(BoundaryStrategy::Exact, "exact",
                      "PerforAD's disjoint split, guarded by a size check"))};
+  PassOptions::Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Allow FMA contraction (changes results in the last "
+                     "bits)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions and "
