@@ -50,4 +50,13 @@ fi
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update
+for pkg in "${missing[@]}"; do
+  if ! apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [^(]'; then
+    echo "install-deps: no installable candidate for '$pkg' in the configured apt" \
+         "sources (LLVM 22 packages come from the Debian 12 archive this project" \
+         "was verified with; apt.llvm.org's llvm-toolchain-bookworm-22" \
+         "repository provides them too)" >&2
+    exit 1
+  fi
+done
 "${SUDO[@]}" apt-get install -y "${missing[@]}"
