@@ -1,0 +1,567 @@
+#!/usr/bin/env python3
+# ===- check_adjoint.py - Numerical checks of --stencil-adjoint -----------=== #
+#
+# Compiles a module of stencil functions together with the adjoints that
+# `--stencil-adjoint` builds for them into one shared library, loads it with
+# ctypes and checks every case of a JSON description (stencilgen.py writes
+# one; test/Integration/Inputs has hand-written ones) for a list of sizes:
+#
+#   fd       central finite differences of the primal along a random
+#            direction over all active arrays, against <adjoint, direction>
+#   fd-<s>   the same along each active scalar alone (scalar gradients)
+#   dot      for linear cases, the dot-product test <J v, w> = <v, J^T w>
+#            (J v is the primal applied to v; relative 1e-12)
+#   threads  the adjoint (and the primal) at 1 and 2 OpenMP threads, bitwise
+#            identical (1e-12 relative for --mode atomic, whose atomic
+#            updates have no fixed order)
+#   compare  with --compare MODE: the adjoint and the primal of this mode
+#            against a second library built with scatter=MODE, bitwise or
+#            1e-12 relative
+#
+# The objective of the finite differences is
+#   J(x) = sum over active arrays X of <W_X, X after the call>
+#        + sum over results k of seed_k * result_k,
+# whose gradient is what the adjoint computes when its shadows hold W_X and
+# its seed arguments seed_k (docs/Adjoint.md): the final shadow of X is
+# dJ/dX, and an active scalar's shadow grows by dJ/ds.
+#
+# Prints one line per failed check and ends with "N passed, N failed"; the
+# exit status is 1 if a check failed (2 if the module does not compile).
+#
+# Usage:
+#   check_adjoint.py cases.mlir cases.json [--mode serial|atomic|gather]
+#                    [--compare serial] [--stencil-opt PATH] [--workdir DIR]
+#
+# Description format (JSON): {"cases": [{"name", "args", "sizes", "results",
+# "linear"}, ...]} where each arg is {"name", "kind": "array", "shape":
+# [expr, ...], "active", "init": [lo, hi]}, {"name", "kind": "scalar",
+# "active", "init": [lo, hi]} or {"name", "kind": "size"}; a shape entry is a
+# Python expression of the size arguments ("n", "n+1"); "sizes" is a list of
+# {size name: value}. Arrays and scalars are f64.
+#
+# ===----------------------------------------------------------------------=== #
+
+import argparse
+import ctypes
+import json
+import math
+import os
+import random
+import shlex
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+LLVM_BIN = os.environ.get("STENCIL_LLVM_BIN", "/usr/lib/llvm-22/bin")
+LLVM_LIB = os.path.join(os.path.dirname(LLVM_BIN), "lib")
+HERE = os.path.dirname(os.path.realpath(__file__))
+
+# Tolerances (see docs/Adjoint.md, "Testing").
+FD_STEP = 1e-6
+FD_RTOL = 1e-6
+FD_ATOL = 1e-8      # relative to the sum of |terms| of <grad, direction>
+DOT_RTOL = 1e-12    # relative to the sum of |terms| of both products
+CMP_RTOL = 1e-12
+
+
+# ===----------------------------------------------------------------------=== #
+# Building the library
+# ===----------------------------------------------------------------------=== #
+
+
+def find_tool(name, explicit=None):
+    """`explicit`, else `name` on PATH, else the source tree's build/bin or
+    scripts/ (for runs outside lit)."""
+    if explicit:
+        return explicit
+    found = shutil.which(name)
+    if found:
+        return found
+    root = os.path.join(HERE, "..", "..", "..")
+    for d in (os.path.join(root, "build", "bin"), os.path.join(root, "scripts")):
+        p = os.path.join(d, name)
+        if os.access(p, os.X_OK):
+            return os.path.realpath(p)
+    return None
+
+
+def run(cmd, log, **kwargs):
+    log.append("+ " + " ".join(shlex.quote(c) for c in cmd))
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def compile_module(mlir, mode, workdir, args, log):
+    """Builds `<workdir>/<mode>.so` from `mlir`; returns its path or None."""
+    passes = []
+    if not args.no_adjoint_pass:
+        opts = args.adjoint_options
+        passes.append("--stencil-adjoint" + ("=" + opts if opts else ""))
+    passes += shlex.split(args.extra_passes or "")
+    passes.append("--convert-to-omp=scatter=%s" % mode)
+    out = os.path.join(workdir, "%s.so" % mode)
+
+    compiler = args.compiler
+    stencil_compile = None
+    if compiler in ("auto", "stencil-compile"):
+        stencil_compile = find_tool("stencil-compile")
+        if not stencil_compile and compiler == "stencil-compile":
+            log.append("stencil-compile not found")
+            return None
+    if stencil_compile:
+        cmd = [sys.executable, stencil_compile, mlir, "-o", out, "--shared",
+               "--passes", " ".join(passes), "--stencil-opt", args.stencil_opt]
+        r = run(cmd, log)
+        if r.returncode == 0 and os.path.exists(out):
+            return out
+        log.append(r.stderr)
+        if compiler == "stencil-compile":
+            return None
+        log.append("stencil-compile failed; running the chain directly")
+
+    lowered = os.path.join(workdir, "%s.ll.mlir" % mode)
+    ll = os.path.join(workdir, "%s.ll" % mode)
+    steps = [
+        [args.stencil_opt, mlir] + passes + ["-o", lowered],
+        [os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir", lowered,
+         "-o", ll],
+        [os.path.join(LLVM_BIN, "clang"), "-O2", "-fopenmp",
+         "-Wno-override-module", "-shared", "-fPIC", ll, "-o", out],
+    ]
+    for cmd in steps:
+        r = run(cmd, log)
+        if r.returncode != 0:
+            log.append(r.stderr)
+            return None
+    return out
+
+
+# ===----------------------------------------------------------------------=== #
+# Calling the functions
+# ===----------------------------------------------------------------------=== #
+
+_descriptors = {}
+
+
+def descriptor_type(rank):
+    if rank not in _descriptors:
+        fields = [("allocated", ctypes.POINTER(ctypes.c_double)),
+                  ("aligned", ctypes.POINTER(ctypes.c_double)),
+                  ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank),
+                       ("strides", ctypes.c_int64 * rank)]
+        _descriptors[rank] = type("MemRef%dD" % rank, (ctypes.Structure,),
+                                  {"_fields_": fields})
+    return _descriptors[rank]
+
+
+class Buffer:
+    """A contiguous row-major f64 array and its descriptor."""
+
+    def __init__(self, shape, values):
+        self.shape = list(shape)
+        self.count = 1
+        for s in shape:
+            self.count *= s
+        assert len(values) == self.count
+        # At least one element, so that empty arrays still have a pointer.
+        self.data = (ctypes.c_double * max(1, self.count))(*values)
+        rank = len(shape)
+        self.desc = descriptor_type(rank)()
+        ptr = ctypes.cast(self.data, ctypes.POINTER(ctypes.c_double))
+        self.desc.allocated = ptr
+        self.desc.aligned = ptr
+        self.desc.offset = 0
+        stride = 1
+        for k in range(rank - 1, -1, -1):
+            self.desc.sizes[k] = shape[k]
+            self.desc.strides[k] = stride
+            stride *= shape[k]
+
+    def values(self):
+        return list(self.data[:self.count])
+
+    def ref(self):
+        return ctypes.byref(self.desc)
+
+
+class Case:
+    """One function of the description, bound to a loaded library."""
+
+    def __init__(self, desc, lib, suffix):
+        self.desc = desc
+        self.name = desc["name"]
+        self.args = desc["args"]
+        self.results = desc.get("results", 0)
+        self.linear = desc.get("linear", False)
+        self.arrays = [a for a in self.args if a["kind"] == "array"]
+        self.active_arrays = [a["name"] for a in self.arrays if a.get("active")]
+        self.scalars = [a for a in self.args if a["kind"] == "scalar"]
+        self.active_scalars = [a["name"] for a in self.scalars if a.get("active")]
+        self.active = [a["name"] for a in self.args if a.get("active")]
+        self.primal = getattr(lib, "_mlir_ciface_" + self.name)
+        self.adjoint = getattr(lib, "_mlir_ciface_" + self.name + suffix)
+        self.result_struct = None
+        if self.results == 1:
+            self.primal.restype = ctypes.c_double
+        else:
+            self.primal.restype = None
+            if self.results > 1:
+                self.result_struct = type(
+                    "Results_" + self.name, (ctypes.Structure,),
+                    {"_fields_": [("r%d" % k, ctypes.c_double)
+                                  for k in range(self.results)]})
+        self.adjoint.restype = None
+
+    def shape(self, arg, sizes):
+        env = dict(sizes)
+        return [int(eval(str(e), {"__builtins__": {}}, env)) for e in arg["shape"]]
+
+    def _primal_args(self, state, sizes, keep):
+        call = []
+        for a in self.args:
+            if a["kind"] == "array":
+                buf = Buffer(self.shape(a, sizes), state[a["name"]])
+                keep[a["name"]] = buf
+                call.append(buf.ref())
+            elif a["kind"] == "scalar":
+                call.append(ctypes.c_double(state[a["name"]]))
+            else:
+                call.append(ctypes.c_int64(sizes[a["name"]]))
+        return call
+
+    def run_primal(self, state, sizes):
+        """Returns ({array name: values after the call}, [results])."""
+        keep = {}
+        call = self._primal_args(state, sizes, keep)
+        results = []
+        if self.results == 1:
+            results = [self.primal(*call)]
+        elif self.results > 1:
+            out = self.result_struct()
+            self.primal(ctypes.byref(out), *call)
+            results = [getattr(out, "r%d" % k) for k in range(self.results)]
+        else:
+            self.primal(*call)
+        return {n: b.values() for n, b in keep.items()}, results
+
+    def run_adjoint(self, state, sizes, shadows, seeds):
+        """`shadows` maps each active name to its initial shadow (a list for
+        arrays, a float for scalars); returns the final shadows."""
+        keep = {}
+        call = self._primal_args(state, sizes, keep)
+        out = {}
+        for name in self.active:
+            a = next(x for x in self.args if x["name"] == name)
+            if a["kind"] == "array":
+                buf = Buffer(self.shape(a, sizes), shadows[name])
+            else:
+                buf = Buffer([], [shadows[name]])
+            out[name] = (a["kind"], buf)
+            call.append(buf.ref())
+        for seed in seeds:
+            call.append(ctypes.c_double(seed))
+        self.adjoint(*call)
+        return {n: (b.values() if kind == "array" else b.values()[0])
+                for n, (kind, b) in out.items()}
+
+
+# ===----------------------------------------------------------------------=== #
+# Checks
+# ===----------------------------------------------------------------------=== #
+
+
+def dot(x, y):
+    return math.fsum(a * b for a, b in zip(x, y))
+
+
+def abs_dot(x, y):
+    return math.fsum(abs(a * b) for a, b in zip(x, y))
+
+
+def bits(values):
+    return struct.pack("%dd" % len(values), *values)
+
+
+class Checker:
+    def __init__(self, args, omp):
+        self.args = args
+        self.omp = omp
+        self.passed = 0
+        self.failed = 0
+
+    def report(self, ok, case, sizes, check, detail=""):
+        if ok:
+            self.passed += 1
+            if self.args.verbose:
+                print("ok   %s %s %s %s" % (case.name, fmt_sizes(sizes), check, detail))
+            return
+        self.failed += 1
+        print("FAIL %s %s %s %s" % (case.name, fmt_sizes(sizes), check, detail))
+        sys.stdout.flush()
+
+    def random_state(self, case, sizes, rng):
+        state = {}
+        for a in case.args:
+            lo, hi = a.get("init", [-1.0, 1.0])
+            if a["kind"] == "array":
+                n = 1
+                for s in case.shape(a, sizes):
+                    n *= s
+                state[a["name"]] = [rng.uniform(lo, hi) for _ in range(n)]
+            elif a["kind"] == "scalar":
+                state[a["name"]] = rng.uniform(lo, hi)
+        return state
+
+    def objective(self, case, state, sizes, weights, seeds):
+        after, results = case.run_primal(state, sizes)
+        terms = []
+        for name in case.active_arrays:
+            terms.extend(w * x for w, x in zip(weights[name], after[name]))
+        terms.extend(s * r for s, r in zip(seeds, results))
+        return math.fsum(terms), math.fsum(abs(t) for t in terms)
+
+    def check_case(self, case, sizes, rng, ref_case):
+        state = self.random_state(case, sizes, rng)
+        weights = {n: [rng.uniform(-1, 1) for _ in state[n]] for n in case.active_arrays}
+        seeds = [rng.uniform(0.5, 1.5) for _ in range(case.results)]
+        shadows = dict(weights)
+        b0 = {}
+        for n in case.active_scalars:
+            b0[n] = rng.uniform(-1, 1)
+            shadows[n] = b0[n]
+        grad = case.run_adjoint(state, sizes, shadows, seeds)
+        for n in case.active_scalars:
+            grad[n] -= b0[n]
+        bad = [n for n in case.active if not all(map(math.isfinite, _listify(grad[n])))]
+        self.report(not bad, case, sizes, "finite",
+                    "non-finite adjoint of %s" % ", ".join(bad) if bad else "")
+        if bad:
+            return
+
+        if not self.args.no_fd:
+            self.check_fd(case, sizes, rng, state, weights, seeds, grad)
+        if case.linear and not self.args.no_dot:
+            self.check_dot(case, sizes, rng, state, seeds)
+        if not self.args.no_threads and self.omp:
+            self.check_threads(case, sizes, state, shadows, seeds)
+        if ref_case:
+            self.check_compare(case, ref_case, sizes, state, shadows, seeds)
+
+    def check_fd(self, case, sizes, rng, state, weights, seeds, grad):
+        directions = []
+        if case.active_arrays:
+            directions.append(("fd", {n: [rng.uniform(-1, 1) for _ in state[n]]
+                                      for n in case.active_arrays}))
+        for n in case.active_scalars:
+            directions.append(("fd-" + n, {n: 1.0}))
+        for label, v in directions:
+            h = FD_STEP
+            if label != "fd":
+                h = FD_STEP * max(1.0, abs(state[label[3:]]))
+            plus, minus = dict(state), dict(state)
+            for n, d in v.items():
+                if isinstance(d, list):
+                    plus[n] = [x + h * y for x, y in zip(state[n], d)]
+                    minus[n] = [x - h * y for x, y in zip(state[n], d)]
+                else:
+                    plus[n] = state[n] + h * d
+                    minus[n] = state[n] - h * d
+            jp, sp = self.objective(case, plus, sizes, weights, seeds)
+            jm, sm = self.objective(case, minus, sizes, weights, seeds)
+            fd = (jp - jm) / (2 * h)
+            terms = []
+            for n, d in v.items():
+                if isinstance(d, list):
+                    terms.extend(g * y for g, y in zip(grad[n], d))
+                else:
+                    terms.append(grad[n] * d)
+            ad = math.fsum(terms)
+            scale = math.fsum(abs(t) for t in terms)
+            # Rounding in J(x +- h v) is about eps * sum|terms of J| / h.
+            noise = 4 * 2.2e-16 * max(sp, sm) / h
+            tol = FD_RTOL * max(abs(ad), abs(fd)) + FD_ATOL * scale + noise
+            err = abs(ad - fd)
+            self.report(err <= tol, case, sizes, label,
+                        "adjoint=%.12g fd=%.12g err=%.3g tol=%.3g" % (ad, fd, err, tol))
+
+    def check_dot(self, case, sizes, rng, state, seeds):
+        # J v: the primal applied to v (the map is linear in the arrays).
+        v = {n: [rng.uniform(-1, 1) for _ in state[n]] for n in case.active_arrays}
+        w = {n: [rng.uniform(-1, 1) for _ in state[n]] for n in case.active_arrays}
+        vstate = dict(state)
+        vstate.update(v)
+        jv, results = case.run_primal(vstate, sizes)
+        lhs_terms = []
+        for n in case.active_arrays:
+            lhs_terms.extend(a * b for a, b in zip(jv[n], w[n]))
+        lhs_terms.extend(s * r for s, r in zip(seeds, results))
+        shadows = dict(w)
+        for n in case.active_scalars:
+            shadows[n] = 0.0
+        jtw = case.run_adjoint(state, sizes, shadows, seeds)
+        rhs_terms = []
+        for n in case.active_arrays:
+            rhs_terms.extend(a * b for a, b in zip(v[n], jtw[n]))
+        lhs, rhs = math.fsum(lhs_terms), math.fsum(rhs_terms)
+        scale = math.fsum(abs(t) for t in lhs_terms) + math.fsum(abs(t) for t in rhs_terms)
+        err = abs(lhs - rhs)
+        self.report(err <= DOT_RTOL * scale, case, sizes, "dot",
+                    "<Jv,w>=%.17g <v,JTw>=%.17g err=%.3g scale=%.3g" % (lhs, rhs, err, scale))
+
+    def outputs(self, case, state, sizes, shadows, seeds):
+        after, results = case.run_primal(state, sizes)
+        adj = case.run_adjoint(state, sizes, shadows, seeds)
+        flat = []
+        for n in case.active_arrays:
+            flat.append(("primal " + n, after[n]))
+        flat.append(("results", results))
+        for n in case.active:
+            flat.append(("adjoint " + n, _listify(adj[n])))
+        return flat
+
+    def check_threads(self, case, sizes, state, shadows, seeds):
+        self.omp.omp_set_num_threads(1)
+        one = self.outputs(case, state, sizes, shadows, seeds)
+        self.omp.omp_set_num_threads(2)
+        two = self.outputs(case, state, sizes, shadows, seeds)
+        self.omp.omp_set_num_threads(self.default_threads)
+        exact = self.args.mode != "atomic"
+        self.compare_outputs(case, sizes, "threads", one, two, exact)
+
+    def check_compare(self, case, ref_case, sizes, state, shadows, seeds):
+        mine = self.outputs(case, state, sizes, shadows, seeds)
+        ref = self.outputs(ref_case, state, sizes, shadows, seeds)
+        self.compare_outputs(case, sizes, "compare-" + self.args.compare, mine, ref, False)
+
+    def compare_outputs(self, case, sizes, label, a, b, exact):
+        worst = None
+        for (name, x), (_, y) in zip(a, b):
+            if bits(x) == bits(y):
+                continue
+            if exact:
+                worst = "%s differs bitwise" % name
+                break
+            peak = max([abs(t) for t in x + y] + [0.0])
+            for i, (p, q) in enumerate(zip(x, y)):
+                if p == q:
+                    continue
+                if not (abs(p - q) <= CMP_RTOL * max(abs(p), abs(q)) + 1e-14 * peak):
+                    worst = "%s[%d]: %.17g vs %.17g" % (name, i, p, q)
+                    break
+            if worst:
+                break
+        self.report(worst is None, case, sizes, label, worst or "")
+
+
+def _listify(x):
+    return x if isinstance(x, list) else [x]
+
+
+def fmt_sizes(sizes):
+    return ",".join("%s=%d" % kv for kv in sorted(sizes.items()))
+
+
+# ===----------------------------------------------------------------------=== #
+# Driver
+# ===----------------------------------------------------------------------=== #
+
+
+def main():
+    p = argparse.ArgumentParser(
+        description="Check --stencil-adjoint numerically: finite differences, "
+                    "dot-product test, thread-count and mode comparisons.")
+    p.add_argument("module", help="module of primal functions (.mlir)")
+    p.add_argument("description", help="JSON description of the cases")
+    p.add_argument("--mode", default="serial",
+                   help="scatter=<mode> of --convert-to-omp: serial, atomic, "
+                        "gather, ... (passed through; default: %(default)s)")
+    p.add_argument("--compare", metavar="MODE",
+                   help="also build scatter=MODE and compare against it")
+    p.add_argument("--stencil-opt", dest="stencil_opt", help="stencil-opt binary")
+    p.add_argument("--compiler", choices=("auto", "chain", "stencil-compile"),
+                   default="auto",
+                   help="build with scripts/stencil-compile or run stencil-opt, "
+                        "mlir-translate and clang directly (auto: stencil-compile "
+                        "if found, the chain if it fails)")
+    p.add_argument("--adjoint-options", default="",
+                   help="options of --stencil-adjoint, e.g. 'suffix=_b'")
+    p.add_argument("--suffix", default="_adjoint",
+                   help="suffix of the adjoint functions (default: %(default)s)")
+    p.add_argument("--extra-passes", default="",
+                   help="stencil-opt flags between --stencil-adjoint and "
+                        "--convert-to-omp")
+    p.add_argument("--no-adjoint-pass", action="store_true",
+                   help="the module already contains the adjoints")
+    p.add_argument("--workdir", help="keep the build products here")
+    p.add_argument("--cases", help="comma-separated case names to check")
+    p.add_argument("--max-sizes", type=int, default=0,
+                   help="check at most this many sizes per case (0: all)")
+    p.add_argument("--seed", type=int, default=12345, help="seed of the input data")
+    p.add_argument("--no-fd", action="store_true")
+    p.add_argument("--no-dot", action="store_true")
+    p.add_argument("--no-threads", action="store_true")
+    p.add_argument("-v", "--verbose", action="store_true")
+    args = p.parse_args()
+
+    args.stencil_opt = find_tool("stencil-opt", args.stencil_opt)
+    if not args.stencil_opt:
+        sys.exit("check_adjoint: stencil-opt not found (use --stencil-opt)")
+    with open(args.description) as f:
+        desc = json.load(f)
+    cases = desc["cases"]
+    if args.cases:
+        wanted = set(args.cases.split(","))
+        cases = [c for c in cases if c["name"] in wanted]
+
+    workdir = args.workdir or tempfile.mkdtemp(prefix="check_adjoint.")
+    os.makedirs(workdir, exist_ok=True)
+    log = []
+    modes = [args.mode]
+    if args.compare and args.compare != args.mode:
+        modes.append(args.compare)
+    libs = {}
+    for mode in modes:
+        path = compile_module(os.path.abspath(args.module), mode, workdir, args, log)
+        if not path:
+            print("\n".join(log), file=sys.stderr)
+            print("check_adjoint: building scatter=%s failed" % mode)
+            print("0 passed, 1 failed")
+            sys.exit(2)
+        libs[mode] = path
+    if args.verbose:
+        print("\n".join(l for l in log if l.startswith("+")), file=sys.stderr)
+
+    omp = None
+    libomp = os.path.join(LLVM_LIB, "libomp.so")
+    try:
+        omp = ctypes.CDLL(libomp, mode=ctypes.RTLD_GLOBAL)
+    except OSError as e:
+        print("check_adjoint: cannot load %s (%s); no thread checks" % (libomp, e),
+              file=sys.stderr)
+    loaded = {m: ctypes.CDLL(path) for m, path in libs.items()}
+
+    checker = Checker(args, omp)
+    if omp:
+        checker.default_threads = omp.omp_get_max_threads()
+    for index, c in enumerate(cases):
+        case = Case(c, loaded[args.mode], args.suffix)
+        ref = None
+        if args.compare:
+            ref = Case(c, loaded[args.compare], args.suffix)
+        sizes_list = c["sizes"]
+        if args.max_sizes:
+            sizes_list = sizes_list[:args.max_sizes]
+        for k, sizes in enumerate(sizes_list):
+            rng = random.Random("%d/%s/%d" % (args.seed, c["name"], k))
+            checker.check_case(case, sizes, rng, ref)
+    if not args.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print("%d passed, %d failed" % (checker.passed, checker.failed))
+    sys.exit(1 if checker.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
