@@ -1,0 +1,59 @@
+// Hand-written cases for adjoint-examples.test that the generator
+// (gen/stencilgen.py) does not produce: active arrays accessed through a
+// transposing `dims` with different extents per dimension, a domain result
+// that a later domain divides by (so the first domain is replayed and its
+// result gets a gradient), a top-level scalar op on an active scalar, and
+// two returned results (the C interface then returns them through a struct).
+
+// r[i][j] = a[j][i-1] * sin(a[j][i+1]), rt[j][i] = r[i][j] + c[i][j],
+// with a of extents m x n and r of n x m.
+func.func @transpose(%a: memref<?x?xf64> {stencil.active},
+                     %c: memref<?x?xf64>,
+                     %r: memref<?x?xf64> {stencil.active},
+                     %rt: memref<?x?xf64> {stencil.active},
+                     %n: index, %m: index) {
+  stencil.domain (%i, %j) = (1, 0) to (%n - 1, %m) {
+    %w = stencil.gather %a[0, -1] dims [1, 0] : memref<?x?xf64>
+    %e = stencil.gather %a[0, 1] dims [1, 0] : memref<?x?xf64>
+    %s = math.sin %e : f64
+    %v = arith.mulf %w, %s : f64
+    stencil.store %v to %r : memref<?x?xf64>
+  }
+  stencil.domain (%i, %j) = (0, 0) to (%n, %m) {
+    %x = stencil.gather %r[0, 0] : memref<?x?xf64>
+    %k = stencil.gather %c[0, 0] : memref<?x?xf64>
+    %y = arith.addf %x, %k : f64
+    stencil.store %y to %rt dims [1, 0] : memref<?x?xf64>
+  }
+  return
+}
+
+// s = sum_i (1 + u[i]^2); r[i] = k^2 (u[i-1] - u[i+1]) / s;
+// returns (k * sum_i r[i]^2, sum_i sin(r[i])).
+func.func @normalise(%u: memref<?xf64> {stencil.active}, %k: f64 {stencil.active},
+                     %r: memref<?xf64> {stencil.active}, %n: index) -> (f64, f64) {
+  %s = stencil.domain (%i) = (0) to (%n) -> (f64) {
+    %one = arith.constant 1.0 : f64
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    %y = arith.addf %one, %x2 : f64
+    stencil.yield %y : f64
+  }
+  %k2 = arith.mulf %k, %k : f64
+  stencil.domain (%i) = (1) to (%n - 1) {
+    %a = stencil.gather %u[-1] : memref<?xf64>
+    %b = stencil.gather %u[1] : memref<?xf64>
+    %d = arith.subf %a, %b : f64
+    %dk = arith.mulf %d, %k2 : f64
+    %y = arith.divf %dk, %s : f64
+    stencil.store %y to %r : memref<?xf64>
+  }
+  %t:2 = stencil.domain (%i) = (0) to (%n) -> (f64, f64) {
+    %x = stencil.gather %r[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    %sx = math.sin %x : f64
+    stencil.yield %x2, %sx : f64, f64
+  }
+  %ret = arith.mulf %t#0, %k : f64
+  return %ret, %t#1 : f64, f64
+}
