@@ -33,7 +33,7 @@ mkdir -p "$OUT"
 echo "== stencil-opt $STENCIL_OPT_FLAGS $EXAMPLE"
 "$BIN/stencil-compile" "$EXAMPLE" --stencil-opt "$BIN/stencil-opt" \
   --passes "$STENCIL_OPT_FLAGS" -o "$OUT/wave3d.o" --header "$OUT/wave3d.h"
-"$CLANG" -O2 -fopenmp -I"$OUT" "$DRIVER" "$OUT/wave3d.o" -lm \
+"$CLANG" -O2 -ffp-contract=off -fopenmp -I"$OUT" "$DRIVER" "$OUT/wave3d.o" -lm \
   -L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -o "$OUT/wave3d"
 
 echo "== $OUT/wave3d $WAVE_N"
