@@ -1,6 +1,10 @@
+//===- abi.mlir - Signatures for the stencil-compile header generator -----===//
+//
 // Input of stencil-compile.test: the argument and result types the header
 // generator handles (dynamic and static memrefs, f32, f64, index), a private
 // function (no entry point) and a scalar result.
+//
+//===----------------------------------------------------------------------===//
 
 func.func @scale2d(%out: memref<?x?xf32>, %in: memref<4x4xf32>, %a: f32, %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {

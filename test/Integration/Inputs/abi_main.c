@@ -1,6 +1,10 @@
-// Caller of Inputs/abi.mlir for stencil-compile.test: fills a static 4x4 f32
-// array, scales it through the 2-D entry point into a dynamic 3x3 one, and
-// calls the scalar entry point.
+//===- abi_main.c - Call the entry points of abi.mlir from C --------------===//
+//
+// This file implements the caller of Inputs/abi.mlir for stencil-compile.test:
+// it fills a static 4x4 f32 array, scales it through the 2-D entry point into
+// a dynamic 3x3 one, and calls the scalar entry point.
+//
+//===----------------------------------------------------------------------===//
 
 #include "abi.h"
 
