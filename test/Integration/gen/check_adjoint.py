@@ -187,6 +187,10 @@ class Buffer:
         return ctypes.byref(self.desc)
 
 
+class CaseError(Exception):
+    pass
+
+
 class Case:
     """One function of the description, bound to a loaded library."""
 
@@ -201,8 +205,15 @@ class Case:
         self.scalars = [a for a in self.args if a["kind"] == "scalar"]
         self.active_scalars = [a["name"] for a in self.scalars if a.get("active")]
         self.active = [a["name"] for a in self.args if a.get("active")]
-        self.primal = getattr(lib, "_mlir_ciface_" + self.name)
-        self.adjoint = getattr(lib, "_mlir_ciface_" + self.name + suffix)
+        for a in self.args:
+            if a["kind"] in ("array", "scalar") and a.get("type", "f64") != "f64":
+                raise CaseError("argument %%%s: only f64 arrays and scalars are "
+                                "supported" % a["name"])
+        try:
+            self.primal = getattr(lib, "_mlir_ciface_" + self.name)
+            self.adjoint = getattr(lib, "_mlir_ciface_" + self.name + suffix)
+        except AttributeError as e:
+            raise CaseError("missing entry point: %s" % e)
         self.result_struct = None
         if self.results == 1:
             self.primal.restype = ctypes.c_double
@@ -547,10 +558,15 @@ def main():
     if omp:
         checker.default_threads = omp.omp_get_max_threads()
     for index, c in enumerate(cases):
-        case = Case(c, loaded[args.mode], args.suffix)
-        ref = None
-        if args.compare:
-            ref = Case(c, loaded[args.compare], args.suffix)
+        try:
+            case = Case(c, loaded[args.mode], args.suffix)
+            ref = None
+            if args.compare:
+                ref = Case(c, loaded[args.compare], args.suffix)
+        except CaseError as e:
+            print("FAIL %s %s" % (c["name"], e))
+            checker.failed += 1
+            continue
         sizes_list = c["sizes"]
         if args.max_sizes:
             sizes_list = sizes_list[:args.max_sizes]
