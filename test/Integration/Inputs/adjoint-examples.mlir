@@ -1,3 +1,5 @@
+//===- adjoint-examples.mlir - Paper programs, scalars active -------------===//
+//
 // The three programs of examples/ (the paper's running example, the 3-D
 // wave equation and the 1-D Burgers equation), with the arrays and scalars to
 // differentiate marked stencil.active: r and u of paper1d; u, u_1, u_2 and
@@ -5,6 +7,8 @@
 // copies of examples/*.mlir; adjoint-examples.test checks the adjoints that
 // --stencil-adjoint builds for them (adjoint-examples.json describes the
 // arguments and sizes).
+//
+//===----------------------------------------------------------------------===//
 
 func.func @paper1d(%r: memref<?xf64> {stencil.active}, %c: memref<?xf64>,
                    %u: memref<?xf64> {stencil.active},
@@ -76,7 +80,8 @@ func.func @wave3d(%u: memref<?x?x?xf64> {stencil.active},
 }
 
 func.func @burgers1d(%u: memref<?xf64> {stencil.active},
-                     %u_1: memref<?xf64> {stencil.active}, %C: f64 {stencil.active}, %D: f64 {stencil.active},
+                     %u_1: memref<?xf64> {stencil.active},
+                     %C: f64 {stencil.active}, %D: f64 {stencil.active},
                      %n: index) {
   stencil.domain (%i) = (1) to (%n - 1) {
     %zero = arith.constant 0.0 : f64

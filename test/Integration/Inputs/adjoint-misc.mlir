@@ -1,9 +1,13 @@
+//===- adjoint-misc.mlir - Cases the generator lacks ----------------------===//
+//
 // Hand-written cases for adjoint-examples.test that the generator
 // (gen/stencilgen.py) does not produce: active arrays accessed through a
 // transposing `dims` with different extents per dimension, a domain result
 // that a later domain divides by (so the first domain is replayed and its
 // result gets a gradient), a top-level scalar op on an active scalar, and
 // two returned results (the C interface then returns them through a struct).
+//
+//===----------------------------------------------------------------------===//
 
 // r[i][j] = a[j][i-1] * sin(a[j][i+1]), rt[j][i] = r[i][j] + c[i][j],
 // with a of extents m x n and r of n x m.
@@ -30,8 +34,10 @@ func.func @transpose(%a: memref<?x?xf64> {stencil.active},
 
 // s = sum_i (1 + u[i]^2); r[i] = k^2 (u[i-1] - u[i+1]) / s;
 // returns (k * sum_i r[i]^2, sum_i sin(r[i])).
-func.func @normalise(%u: memref<?xf64> {stencil.active}, %k: f64 {stencil.active},
-                     %r: memref<?xf64> {stencil.active}, %n: index) -> (f64, f64) {
+func.func @normalise(%u: memref<?xf64> {stencil.active},
+                     %k: f64 {stencil.active},
+                     %r: memref<?xf64> {stencil.active},
+                     %n: index) -> (f64, f64) {
   %s = stencil.domain (%i) = (0) to (%n) -> (f64) {
     %one = arith.constant 1.0 : f64
     %x = stencil.gather %u[0] : memref<?xf64>
