@@ -24,6 +24,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -98,6 +99,14 @@ void activate(const std::string &name, const std::function<void()> &setUp,
   setUp();
   activeName = name;
   activeTearDown = std::move(tearDown);
+}
+
+/// The fastest repetition: on a shared machine, the run least disturbed by
+/// other processes. Reported next to Google Benchmark's mean, median and
+/// stddev (bench/run.py uses it by default). For rate counters it is the
+/// smallest rate, so GB/s are recomputed from the time.
+double minimum(const std::vector<double> &values) {
+  return values.empty() ? 0.0 : *std::min_element(values.begin(), values.end());
 }
 
 /// Benchmarks that already had their untimed warm-up sweep (thread pool at
@@ -186,6 +195,7 @@ int main(int argc, char **argv) {
                                    runTriad(state, bench, streamN, t);
                                  })
         ->UseRealTime()
+        ->ComputeStatistics("min", minimum)
         ->Unit(benchmark::kMillisecond);
   }
 
@@ -204,6 +214,7 @@ int main(int argc, char **argv) {
               runKernel(state, bench, k, n, variant, t);
             })
             ->UseRealTime()
+            ->ComputeStatistics("min", minimum)
             ->Unit(benchmark::kMillisecond);
       }
   }

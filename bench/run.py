@@ -1,0 +1,702 @@
+#!/usr/bin/env python3
+# ===- run.py - Run the stencil benchmark suite and report ----------------=== #
+#
+# The one command behind docs/Performance.md:
+#
+#   bench/run.py [--build-dir build] [--threads 1,2] [--quick]
+#
+# 1. runs `stencil-bench` (bench/CMakeLists.txt) with Google Benchmark's JSON
+#    output: STREAM triad, then primal, hand-written C primal, gather adjoint
+#    (compact and exact boundaries), serial and atomic scatter adjoints of
+#    wave3d, burgers1d, paper1d and dense27, at every thread count;
+# 2. times `stencil-opt --stencil-adjoint --convert-to-omp=...` on the 3-D
+#    kernels and counts the loop nests the adjoint lowerings generate;
+# 3. writes a summary JSON (bench/results/results.json), the markdown
+#    tables (bench/results/tables.md, also printed) and PNG plots
+#    (docs/perf/*.png, with matplotlib; installed from Debian's
+#    python3-matplotlib when missing, unless --no-install).
+#
+# Only the standard library is needed to run and to write the JSON and the
+# tables. Benchmarks assert nothing; the targets of the issue are reported
+# as met or missed.
+#
+# ===----------------------------------------------------------------------=== #
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LLVM_BIN = os.environ.get("STENCIL_LLVM_BIN", "/usr/lib/llvm-22/bin")
+
+KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27"]
+VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
+            "scatter_serial", "scatter_atomic"]
+VARIANT_LABELS = {
+    "primal": "primal (ours)",
+    "c_primal": "primal (hand-written C)",
+    "gather_compact": "gather adjoint, compact",
+    "gather_exact": "gather adjoint, exact",
+    "scatter_serial": "scatter adjoint, serial",
+    "scatter_atomic": "scatter adjoint, atomic",
+}
+# Where each kernel's IR lives (bench/CMakeLists.txt uses the same files).
+KERNEL_SOURCES = {
+    "wave3d": "examples/wave3d.mlir",
+    "burgers1d": "examples/burgers1d.mlir",
+    "paper1d": "examples/paper1d.mlir",
+    "dense27": "bench/kernels/dense27.mlir",
+}
+# `--convert-to-omp` options of each adjoint variant.
+PIPELINES = {
+    "gather_compact": "scatter=gather boundary=compact",
+    "gather_exact": "scatter=gather boundary=exact",
+    "scatter_serial": "scatter=serial",
+    "scatter_atomic": "scatter=atomic",
+}
+# Sizes of --quick: small enough for a smoke test, not for numbers.
+QUICK_SIZES = "wave3d=96,burgers1d=4e6,paper1d=4e6,dense27=96,stream=4e6"
+
+
+# ===----------------------------------------------------------------------=== #
+# Machine description
+# ===----------------------------------------------------------------------=== #
+
+
+def command_output(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              check=False).stdout
+    except OSError:
+        return ""
+
+
+def machine_info():
+    info = {"hostname": platform.node(), "kernel": platform.release(),
+            "python": platform.python_version()}
+    lscpu = command_output(["lscpu"])
+    for key, field in [("Model name", "cpu_model"), ("CPU(s)", "cpus"),
+                       ("Thread(s) per core", "threads_per_core"),
+                       ("Core(s) per socket", "cores_per_socket"),
+                       ("Socket(s)", "sockets"), ("L2 cache", "l2"),
+                       ("L3 cache", "l3"), ("NUMA node(s)", "numa_nodes"),
+                       ("Hypervisor vendor", "hypervisor")]:
+        m = re.search(r"^%s:\s*(.+)$" % re.escape(key), lscpu, re.M)
+        if m:
+            info[field] = m.group(1).strip()
+    try:
+        with open("/proc/meminfo") as f:
+            m = re.search(r"MemTotal:\s+(\d+) kB", f.read())
+            if m:
+                info["memory_gib"] = round(int(m.group(1)) / 2**20, 1)
+    except OSError:
+        pass
+    try:
+        with open("/proc/loadavg") as f:
+            info["loadavg_before"] = f.read().split()[:3]
+    except OSError:
+        pass
+    clang = command_output([os.path.join(LLVM_BIN, "clang"), "--version"])
+    info["clang"] = clang.splitlines()[0] if clang else "unknown"
+    return info
+
+
+# ===----------------------------------------------------------------------=== #
+# Running the benchmarks
+# ===----------------------------------------------------------------------=== #
+
+
+def run_benchmarks(args, raw_json):
+    binary = os.path.join(args.build_dir, "bin", "stencil-bench")
+    if not os.access(binary, os.X_OK):
+        sys.exit("run.py: %s not found; build it with "
+                 "`ninja -C %s stencil-bench`" % (binary, args.build_dir))
+    env = dict(os.environ)
+    env["STENCIL_BENCH_THREADS"] = args.threads
+    if args.sizes:
+        env["STENCIL_BENCH_SIZES"] = args.sizes
+    cmd = [binary, "--benchmark_out=" + raw_json,
+           "--benchmark_out_format=json",
+           "--benchmark_min_time=%g" % args.min_time,
+           "--benchmark_repetitions=%d" % args.repetitions]
+    if args.repetitions > 1:
+        cmd.append("--benchmark_display_aggregates_only=true")
+    if args.filter:
+        cmd.append("--benchmark_filter=" + args.filter)
+    print("+ STENCIL_BENCH_THREADS=%s%s %s" % (
+        args.threads, (" STENCIL_BENCH_SIZES=" + args.sizes) if args.sizes else "",
+        " ".join(cmd)), flush=True)
+    start = time.time()
+    result = subprocess.run(cmd, env=env)
+    if result.returncode != 0:
+        sys.exit("run.py: stencil-bench failed (exit %d)" % result.returncode)
+    return time.time() - start
+
+
+NAME_RE = re.compile(r"^(\w+)/(\w+)/omp:(\d+)")
+
+
+def parse_benchmarks(raw_json, repetitions, statistic):
+    """Returns {(kernel, variant, threads): measurement} from the JSON of
+    Google Benchmark. With several repetitions, `time_ms` is the chosen
+    statistic (`min` or `median`) and both are kept, with the coefficient
+    of variation; GB/s are recomputed from the time (a `min` aggregate of a
+    rate would be the slowest run)."""
+    with open(raw_json) as f:
+        raw = json.load(f)
+    aggregates = repetitions > 1
+    out = {}
+    for b in raw["benchmarks"]:
+        if aggregates != (b.get("run_type") == "aggregate"):
+            continue
+        m = NAME_RE.match(b["name"])
+        if not m:
+            continue
+        key = (m.group(1), m.group(2), int(m.group(3)))
+        entry = out.setdefault(key, {})
+        kind = b.get("aggregate_name", "single")
+        if kind == "cv":
+            entry["cv"] = b["real_time"]  # A fraction, not a time.
+            continue
+        if kind not in ("single", "min", "median"):
+            continue
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
+        entry[kind + "_ms"] = b["real_time"] * scale
+        entry["bytes_per_sweep"] = b.get("bytes_per_sweep")
+        entry["points"] = b.get("points")
+    for entry in out.values():
+        entry["time_ms"] = entry.get(statistic + "_ms", entry.get("single_ms"))
+        if entry.get("time_ms") and entry.get("bytes_per_sweep"):
+            entry["gbps"] = entry["bytes_per_sweep"] / (entry["time_ms"] * 1e-3) / 1e9
+    return raw.get("context", {}), out
+
+
+# ===----------------------------------------------------------------------=== #
+# Compile time and loop nests
+# ===----------------------------------------------------------------------=== #
+
+
+LOOP_OPS = ("affine.parallel", "affine.for", "scf.for", "scf.parallel")
+OP_RE = re.compile(r"^\s*(?:%[^=]+=\s*)?([a-z_]+\.[a-z_.]+)")
+
+
+def count_nests(mlir_text):
+    """Counts, per func.func, the loop nests: loops with no enclosing loop
+    (inside affine.if / scf.if as well). Returns {function: (nests,
+    nests in else-branches)}; the else-branch of the exact strategy's size
+    check holds its compact fallback."""
+    result = {}
+    stack = []  # One entry per open region: (op name, in else-branch).
+    func = None
+    for line in mlir_text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("//"):
+            continue
+        if stripped.startswith("}"):
+            if stripped.startswith("} else {") and stack:
+                name, _ = stack.pop()
+                stack.append((name, True))
+                continue
+            if stack:
+                stack.pop()
+            continue
+        m = OP_RE.match(line)
+        op = m.group(1) if m else None
+        if op == "func.func":
+            fm = re.search(r"@([\w$.]+)", line)
+            func = fm.group(1) if fm else "?"
+            result.setdefault(func, [0, 0])
+        if op in LOOP_OPS and func is not None and \
+                not any(name in LOOP_OPS for name, _ in stack):
+            result[func][0] += 1
+            if any(is_else for _, is_else in stack):
+                result[func][1] += 1
+        if stripped.endswith("{"):
+            stack.append((op or "?", False))
+    return {f: tuple(v) for f, v in result.items()}
+
+
+def time_command(cmd, runs):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times)
+
+
+def compile_stats(args):
+    """Times the pipeline on the 3-D kernels and counts generated nests."""
+    stencil_opt = os.path.join(args.build_dir, "bin", "stencil-opt")
+    translate = os.path.join(LLVM_BIN, "mlir-translate")
+    clang = os.path.join(LLVM_BIN, "clang")
+    stats = []
+    with tempfile.TemporaryDirectory(prefix="stencil-bench-") as tmp:
+        for kernel in KERNELS:
+            src = os.path.join(ROOT, KERNEL_SOURCES[kernel])
+            for variant, options in PIPELINES.items():
+                entry = {"kernel": kernel, "variant": variant,
+                         "pipeline": "--stencil-adjoint --convert-to-omp=\"%s\""
+                                     % options}
+                # Nests at the affine level: the shape scatter-to-gather (or
+                # the scatter lowering) produces, before OpenMP.
+                if variant.startswith("gather"):
+                    affine = ["--stencil-adjoint",
+                              "--stencil-scatter-to-gather=boundary=" +
+                              variant.split("_")[1],
+                              "--convert-stencil-to-affine"]
+                else:
+                    affine = ["--stencil-adjoint",
+                              "--convert-stencil-to-affine=scatter=" +
+                              variant.split("_")[1]]
+                text = subprocess.run([stencil_opt, src] + affine,
+                                      capture_output=True, text=True,
+                                      check=True).stdout
+                nests = count_nests(text)
+                adjoint = [f for f in nests if f != kernel]
+                entry["adjoint_nests"], entry["fallback_nests"] = \
+                    nests[adjoint[0]] if adjoint else (0, 0)
+                entry["primal_nests"] = nests.get(kernel, (0, 0))[0]
+                lowered = os.path.join(tmp, "%s_%s.mlir" % (kernel, variant))
+                cmd = [stencil_opt, src, "--stencil-adjoint",
+                       "--convert-to-omp=" + options, "-o", lowered]
+                # Compile time is asked for the 3-D kernels; the 1-D ones
+                # are cheap and timed once.
+                runs = args.compile_runs if kernel in ("wave3d", "dense27") else 1
+                entry["stencil_opt_s"], entry["stencil_opt_min_s"] = \
+                    time_command(cmd, runs)
+                with open(lowered) as f:
+                    low = f.read()
+                adj_name = kernel + "_adjoint"
+                body = low[low.find("llvm.func @" + adj_name + "("):]
+                end = body.find("llvm.func @_mlir_ciface_" + adj_name)
+                body = body[:end] if end > 0 else body
+                entry["omp_parallel_regions"] = body.count("omp.parallel")
+                entry["omp_wsloops"] = body.count("omp.wsloop")
+                # Native code generation, as bench/CMakeLists.txt runs it.
+                ll = os.path.join(tmp, "k.ll")
+                obj = os.path.join(tmp, "k.o")
+                start = time.perf_counter()
+                subprocess.run([translate, "--mlir-to-llvmir", lowered, "-o", ll],
+                               check=True)
+                subprocess.run([clang, "-O3", "-march=native", "-fopenmp",
+                                "-Wno-override-module", "-c", ll, "-o", obj],
+                               check=True)
+                entry["translate_clang_s"] = time.perf_counter() - start
+                entry["object_bytes"] = os.path.getsize(obj)
+                stats.append(entry)
+    return stats
+
+
+# ===----------------------------------------------------------------------=== #
+# Ratios, targets and tables
+# ===----------------------------------------------------------------------=== #
+
+
+def ratio(results, kernel, num, den, threads):
+    a = results.get((kernel, num, threads))
+    b = results.get((kernel, den, threads))
+    if not a or not b or not b.get("time_ms"):
+        return None
+    return a["time_ms"] / b["time_ms"]
+
+
+def compute_ratios(results, threads):
+    rows = []
+    for kernel in KERNELS:
+        for t in threads:
+            if (kernel, "primal", t) not in results:
+                continue
+            rows.append({
+                "kernel": kernel, "threads": t,
+                "adjoint_over_primal": ratio(results, kernel, "gather_compact", "primal", t),
+                "adjoint_exact_over_primal": ratio(results, kernel, "gather_exact", "primal", t),
+                "atomic_over_gather": ratio(results, kernel, "scatter_atomic", "gather_compact", t),
+                "serial_over_gather": ratio(results, kernel, "scatter_serial", "gather_compact", t),
+                "ours_over_c": ratio(results, kernel, "primal", "c_primal", t),
+            })
+    return rows
+
+
+def evaluate_targets(results, threads):
+    """The targets of the issue (2 cores), at 2 threads (or the largest
+    thread count run) and 1 thread."""
+    top = 2 if 2 in threads else max(threads)
+    targets = []
+
+    def add(text, value, ok, note=""):
+        targets.append({"target": text, "value": value,
+                        "met": None if value is None else ok(value),
+                        "note": note})
+
+    for kernel, adj_max, atomic_min in [("wave3d", 1.3, 15.0),
+                                        ("burgers1d", 1.6, 8.0)]:
+        r = ratio(results, kernel, "gather_compact", "primal", top)
+        add("%s: gather adjoint <= %.1fx primal (%d threads)" % (kernel, adj_max, top),
+            r, lambda v, m=adj_max: v <= m)
+        r = ratio(results, kernel, "scatter_atomic", "gather_compact", top)
+        add("%s: gather adjoint >= %gx faster than atomic scatter (%d threads)"
+            % (kernel, atomic_min, top), r, lambda v, m=atomic_min: v >= m)
+    for kernel in KERNELS:
+        for t in threads:
+            r = ratio(results, kernel, "primal", "c_primal", t)
+            add("%s: primal within 10%% of hand-written C (%d threads)" % (kernel, t),
+                r, lambda v: v <= 1.10)
+    for kernel in KERNELS:
+        if 1 in threads:
+            r = ratio(results, kernel, "scatter_serial", "gather_compact", 1)
+            add("%s: gather adjoint at 1 thread no slower than serial scatter" % kernel,
+                r, lambda v: v >= 1.0)
+    return targets
+
+
+def fmt(value, spec="%.2f"):
+    return "–" if value is None else spec % value
+
+
+def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
+                    statistic_text):
+    out = []
+    out.append("#### Time per sweep (ms, %s)\n" % statistic_text)
+    out.append("| kernel | threads | " + " | ".join(VARIANT_LABELS[v] for v in VARIANTS) + " |")
+    out.append("|---|---:|" + "---:|" * len(VARIANTS))
+    for kernel in KERNELS:
+        for t in threads:
+            cells = [fmt(results.get((kernel, v, t), {}).get("time_ms"), "%.1f")
+                     for v in VARIANTS]
+            if all(c == "–" for c in cells):
+                continue
+            out.append("| %s | %d | %s |" % (kernel, t, " | ".join(cells)))
+    out.append("")
+    out.append("#### Ratios (time / time)\n")
+    out.append("| kernel | threads | adjoint / primal (compact) | adjoint / primal (exact) "
+               "| atomic / gather | serial scatter / gather | ours / C primal |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|")
+    for r in ratios:
+        out.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+            r["kernel"], r["threads"], fmt(r["adjoint_over_primal"]),
+            fmt(r["adjoint_exact_over_primal"]), fmt(r["atomic_over_gather"], "%.1f"),
+            fmt(r["serial_over_gather"]), fmt(r["ours_over_c"])))
+    out.append("")
+    out.append("#### Effective bandwidth (GB/s; % of the STREAM triad at the same thread count)\n")
+    out.append("Bytes a sweep must move (STREAM counting, no write-allocate), over the time.\n")
+    out.append("| kernel | threads | " + " | ".join(VARIANT_LABELS[v] for v in VARIANTS) + " |")
+    out.append("|---|---:|" + "---:|" * len(VARIANTS))
+    for t in threads:
+        s = stream.get(t)
+        if s:
+            out.append("| STREAM triad | %d | %.1f |%s" % (t, s, " |" * (len(VARIANTS) - 1)))
+    for kernel in KERNELS:
+        for t in threads:
+            cells = []
+            for v in VARIANTS:
+                m = results.get((kernel, v, t))
+                if not m:
+                    cells.append("–")
+                    continue
+                pct = (" (%d%%)" % round(100 * m["gbps"] / stream[t])) if stream.get(t) else ""
+                cells.append("%.1f%s" % (m["gbps"], pct))
+            if all(c == "–" for c in cells):
+                continue
+            out.append("| %s | %d | %s |" % (kernel, t, " | ".join(cells)))
+    out.append("")
+    if targets:
+        out.append("#### Targets\n")
+        out.append("| target | measured | met |")
+        out.append("|---|---:|:---:|")
+        for tg in targets:
+            met = {True: "yes", False: "**no**", None: "–"}[tg["met"]]
+            out.append("| %s | %s | %s |" % (tg["target"], fmt(tg["value"]), met))
+        out.append("")
+    if compile_stats_:
+        out.append("#### Compile time and generated loop nests\n")
+        out.append("`stencil-opt --stencil-adjoint --convert-to-omp=...` wall time "
+                   "(median); nests of the adjoint at the affine level "
+                   "(in parentheses: of which in the exact strategy's small-size "
+                   "fallback, incl. the shadow reset nest); OpenMP worksharing loops "
+                   "after the pipeline; mlir-translate + clang -O3 time and object size.\n")
+        out.append("| kernel | lowering | stencil-opt (s) | adjoint nests | omp.wsloop "
+                   "| translate + clang -O3 (s) | object (KiB) |")
+        out.append("|---|---|---:|---:|---:|---:|---:|")
+        for c in compile_stats_:
+            nests = str(c["adjoint_nests"])
+            if c["fallback_nests"]:
+                nests += " (%d)" % c["fallback_nests"]
+            out.append("| %s | %s | %.3f | %s | %d | %.2f | %.0f |" % (
+                c["kernel"], PIPELINES[c["variant"]], c["stencil_opt_s"], nests,
+                c["omp_wsloops"], c["translate_clang_s"], c["object_bytes"] / 1024))
+        out.append("")
+    return "\n".join(out)
+
+
+# ===----------------------------------------------------------------------=== #
+# Plots
+# ===----------------------------------------------------------------------=== #
+
+
+def have_matplotlib(python):
+    return subprocess.run([python, "-c", "import matplotlib"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          check=False).returncode == 0
+
+
+def plotting_python(allow_install):
+    """Returns an interpreter that can import matplotlib: this one, or
+    Debian's /usr/bin/python3 (python3-matplotlib installs there, which a
+    pyenv or venv python3 on PATH does not see), installing
+    python3-matplotlib with apt-get when allowed. None if there is none."""
+    candidates = [sys.executable]
+    if os.path.exists("/usr/bin/python3"):
+        candidates.append("/usr/bin/python3")
+    for python in candidates:
+        if have_matplotlib(python):
+            return python
+    if not allow_install or not shutil.which("apt-get") or os.geteuid() != 0:
+        return None
+    print("run.py: installing python3-matplotlib with apt-get", flush=True)
+    subprocess.run(["apt-get", "install", "-y", "-q", "python3-matplotlib"],
+                   stdout=subprocess.DEVNULL, check=False)
+    for python in candidates:
+        if have_matplotlib(python):
+            return python
+    return None
+
+
+def plot(plt, results, stream, threads, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    colors = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"]
+    # Time per variant, one chart per kernel, one bar per thread count.
+    for kernel in KERNELS:
+        present = [v for v in VARIANTS if any((kernel, v, t) in results for t in threads)]
+        if not present:
+            continue
+        fig, ax = plt.subplots(figsize=(8, 4.2))
+        width = 0.8 / len(threads)
+        for i, t in enumerate(threads):
+            xs = [j + (i - (len(threads) - 1) / 2) * width for j in range(len(present))]
+            ys = [results.get((kernel, v, t), {}).get("time_ms", 0) for v in present]
+            bars = ax.bar(xs, ys, width, label="%d thread%s" % (t, "s" if t > 1 else ""),
+                          color=colors[i % len(colors)])
+            for bar, y in zip(bars, ys):
+                if y:
+                    ax.annotate("%.0f" % y if y >= 10 else "%.1f" % y,
+                                (bar.get_x() + bar.get_width() / 2, y),
+                                ha="center", va="bottom", fontsize=7)
+        ax.set_xticks(range(len(present)))
+        ax.set_xticklabels([VARIANT_LABELS[v].replace(", ", "\n").replace(" (", "\n(")
+                            for v in present], fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("time per sweep (ms, log scale)")
+        ax.set_title("%s: time per variant" % kernel)
+        ax.legend(fontsize=8)
+        ax.grid(axis="y", which="both", alpha=0.3)
+        fig.tight_layout()
+        path = os.path.join(out_dir, "time_%s.png" % kernel)
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    # Speedup over threads, relative to the same variant at 1 thread.
+    if len(threads) > 1 and 1 in threads:
+        fig, axes = plt.subplots(1, len(KERNELS), figsize=(14, 3.8), sharey=True)
+        for ax, kernel in zip(axes, KERNELS):
+            for v, color in zip(VARIANTS, colors):
+                base = results.get((kernel, v, 1), {}).get("time_ms")
+                pts = [(t, base / results[(kernel, v, t)]["time_ms"])
+                       for t in threads if base and (kernel, v, t) in results]
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                            label=VARIANT_LABELS[v], color=color)
+            s1 = stream.get(1)
+            spts = [(t, stream[t] / s1) for t in threads if s1 and t in stream]
+            if spts:
+                ax.plot([p[0] for p in spts], [p[1] for p in spts], "k--", lw=1,
+                        label="STREAM triad bandwidth")
+            ax.plot(threads, threads, ":", color="grey", lw=1, label="ideal")
+            ax.set_title(kernel)
+            ax.set_xlabel("threads")
+            ax.set_xticks(threads)
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel("speedup over 1 thread")
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
+        fig.tight_layout(rect=(0, 0.14, 1, 1))
+        path = os.path.join(out_dir, "speedup.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    # Effective bandwidth at the largest thread count against STREAM.
+    top = max(threads)
+    fig, ax = plt.subplots(figsize=(10, 4.2))
+    width = 0.8 / len(VARIANTS)
+    for i, (v, color) in enumerate(zip(VARIANTS, colors)):
+        xs = [j + (i - (len(VARIANTS) - 1) / 2) * width for j in range(len(KERNELS))]
+        ys = [results.get((k, v, top), {}).get("gbps", 0) for k in KERNELS]
+        ax.bar(xs, ys, width, label=VARIANT_LABELS[v], color=color)
+    if stream.get(top):
+        ax.axhline(stream[top], color="k", ls="--", lw=1,
+                   label="STREAM triad (%.1f GB/s)" % stream[top])
+    ax.set_xticks(range(len(KERNELS)))
+    ax.set_xticklabels(KERNELS)
+    ax.set_ylabel("effective bandwidth (GB/s)")
+    ax.set_title("Bytes a sweep must move / time, %d thread%s" % (top, "s" if top > 1 else ""))
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    path = os.path.join(out_dir, "bandwidth.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+    return written
+
+
+# ===----------------------------------------------------------------------=== #
+# Driver
+# ===----------------------------------------------------------------------=== #
+
+
+def main():
+    p = argparse.ArgumentParser(
+        description="Run stencil-bench, compute ratios, write JSON, tables and plots.")
+    p.add_argument("--build-dir", default=os.environ.get(
+        "STENCIL_BUILD_DIR", os.path.join(ROOT, "build")),
+        help="build tree with bin/stencil-bench and bin/stencil-opt "
+             "(default: $STENCIL_BUILD_DIR or build/)")
+    p.add_argument("--threads", default=os.environ.get(
+        "STENCIL_BENCH_THREADS",
+        ",".join(str(t) for t in range(1, (os.cpu_count() or 1) + 1))),
+        help="thread counts, e.g. 1,2 (default: 1 .. number of CPUs)")
+    p.add_argument("--sizes", default=os.environ.get("STENCIL_BENCH_SIZES", ""),
+                   help="problem sizes, e.g. wave3d=320,burgers1d=1e8 "
+                        "(default: the suite's)")
+    p.add_argument("--min-time", type=float, default=0.2,
+                   help="--benchmark_min_time in seconds (default: 0.2)")
+    p.add_argument("--repetitions", type=int, default=3,
+                   help="--benchmark_repetitions (default: 3)")
+    p.add_argument("--statistic", choices=["min", "median"], default="min",
+                   help="which repetition statistic the tables use (default: min, "
+                        "the run least disturbed on a shared machine)")
+    p.add_argument("--filter", help="--benchmark_filter regex")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke test: small sizes, min time 0.01 s, 1 repetition, "
+                        "1 compile-time run; writes under the build tree only")
+    p.add_argument("--compile-runs", type=int, default=5,
+                   help="runs per compile-time measurement (default: 5)")
+    p.add_argument("--skip-compile", action="store_true",
+                   help="skip the compile-time and nest measurements")
+    p.add_argument("--results-dir", default=os.path.join(ROOT, "bench", "results"),
+                   help="where results.json and tables.md go")
+    p.add_argument("--plots-dir", default=os.path.join(ROOT, "docs", "perf"),
+                   help="where the PNG plots go")
+    p.add_argument("--no-plots", action="store_true", help="do not plot")
+    p.add_argument("--no-install", action="store_true",
+                   help="do not apt-get install python3-matplotlib when missing")
+    p.add_argument("--plot-from", metavar="JSON",
+                   help="only draw the plots of an existing results.json")
+    args = p.parse_args()
+    if args.plot_from:
+        render_plots(os.path.abspath(args.plot_from), args.plots_dir,
+                     not args.no_install)
+        return
+    args.build_dir = os.path.abspath(args.build_dir)
+    if args.quick:
+        args.sizes = args.sizes or QUICK_SIZES
+        args.min_time = 0.01
+        args.repetitions = 1
+        args.compile_runs = 1
+        # A smoke test must not overwrite the committed results.
+        args.results_dir = os.path.join(args.build_dir, "bench", "quick")
+        args.plots_dir = os.path.join(args.build_dir, "bench", "quick")
+    threads = sorted({int(t) for t in args.threads.split(",") if t.strip()})
+    args.threads = ",".join(str(t) for t in threads)
+
+    info = machine_info()
+    os.makedirs(args.results_dir, exist_ok=True)
+    raw_json = os.path.join(args.build_dir, "bench", "stencil-bench-raw.json")
+    os.makedirs(os.path.dirname(raw_json), exist_ok=True)
+    started = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    bench_seconds = run_benchmarks(args, raw_json)
+    context, results = parse_benchmarks(raw_json, args.repetitions, args.statistic)
+    stream = {t: m["gbps"] for (k, v, t), m in results.items() if k == "stream"}
+
+    cstats = []
+    if not args.skip_compile:
+        print("run.py: timing stencil-opt and counting nests", flush=True)
+        cstats = compile_stats(args)
+
+    ratios = compute_ratios(results, threads)
+    targets = evaluate_targets(results, threads)
+    statistic_text = ("%s of %d repetitions" % (args.statistic, args.repetitions)
+                      if args.repetitions > 1 else "one repetition")
+    tables = markdown_tables(results, ratios, targets, stream, cstats, threads,
+                             statistic_text)
+
+    summary = {
+        "started": started,
+        "benchmark_seconds": round(bench_seconds, 1),
+        "machine": info,
+        "config": {"threads": threads, "sizes": {
+            k[len("size_"):]: int(v) for k, v in context.items() if k.startswith("size_")},
+            "min_time": args.min_time, "repetitions": args.repetitions,
+            "statistic": args.statistic if args.repetitions > 1 else "single run",
+            "library_build_type": context.get("library_build_type"),
+            "num_cpus": context.get("num_cpus"), "mhz_per_cpu": context.get("mhz_per_cpu")},
+        "stream_triad_gbps": {str(t): round(g, 3) for t, g in sorted(stream.items())},
+        "results": [
+            dict({"kernel": k, "variant": v, "threads": t},
+                 **{key: (round(val, 6) if isinstance(val, float) else val)
+                    for key, val in m.items()})
+            for (k, v, t), m in sorted(results.items())],
+        "ratios": [{key: (round(val, 4) if isinstance(val, float) else val)
+                    for key, val in r.items()} for r in ratios],
+        "targets": targets,
+        "compile": cstats,
+    }
+    json_path = os.path.join(args.results_dir, "results.json")
+    with open(json_path, "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(args.results_dir, "tables.md"), "w") as f:
+        f.write(tables + "\n")
+
+    print()
+    print(tables)
+    print("run.py: wrote %s and tables.md (raw Google Benchmark JSON: %s)"
+          % (json_path, raw_json))
+    if not args.no_plots:
+        render_plots(json_path, args.plots_dir, not args.no_install)
+
+
+def render_plots(json_path, plots_dir, allow_install):
+    """Draws the plots of a results.json, in this interpreter or in one that
+    has matplotlib (see plotting_python)."""
+    python = plotting_python(allow_install)
+    if python is None:
+        print("run.py: matplotlib unavailable, no plots "
+              "(apt-get install python3-matplotlib)")
+        return
+    if python != sys.executable:
+        subprocess.run([python, os.path.abspath(__file__), "--plot-from", json_path,
+                        "--plots-dir", plots_dir], check=True)
+        return
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(json_path) as f:
+        summary = json.load(f)
+    results = {(r["kernel"], r["variant"], r["threads"]): r for r in summary["results"]}
+    stream = {int(t): g for t, g in summary["stream_triad_gbps"].items()}
+    for path in plot(plt, results, stream, summary["config"]["threads"], plots_dir):
+        print("run.py: wrote %s" % path)
+
+if __name__ == "__main__":
+    main()
