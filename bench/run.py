@@ -115,7 +115,23 @@ def machine_info():
 # ===----------------------------------------------------------------------=== #
 
 
+def busy_cpu_seconds():
+    """CPU time spent by every process on the machine so far (from
+    /proc/stat), or None when unavailable."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal ...: all but idle/iowait.
+    busy = sum(fields[:3]) + sum(fields[5:8])
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
 def run_benchmarks(args, raw_json):
+    """Runs stencil-bench; returns its wall time and the average number of
+    cores that other processes kept busy meanwhile (None if unknown): the
+    2-thread figures mean little on a 2-core machine unless that is ~0."""
     binary = os.path.join(args.build_dir, "bin", "stencil-bench")
     if not os.access(binary, os.X_OK):
         sys.exit("run.py: %s not found; build it with "
@@ -135,11 +151,21 @@ def run_benchmarks(args, raw_json):
     print("+ STENCIL_BENCH_THREADS=%s%s %s" % (
         args.threads, (" STENCIL_BENCH_SIZES=" + args.sizes) if args.sizes else "",
         " ".join(cmd)), flush=True)
+    busy_before = busy_cpu_seconds()
+    ours_before = os.times()
     start = time.time()
     result = subprocess.run(cmd, env=env)
+    wall = time.time() - start
     if result.returncode != 0:
         sys.exit("run.py: stencil-bench failed (exit %d)" % result.returncode)
-    return time.time() - start
+    busy_after = busy_cpu_seconds()
+    ours_after = os.times()
+    others = None
+    if busy_before is not None and busy_after is not None and wall > 0:
+        ours = (ours_after.children_user + ours_after.children_system) - \
+               (ours_before.children_user + ours_before.children_system)
+        others = max(0.0, (busy_after - busy_before) - ours) / wall
+    return wall, others
 
 
 NAME_RE = re.compile(r"^(\w+)/(\w+)/omp:(\d+)")
@@ -624,7 +650,11 @@ def main():
     raw_json = os.path.join(args.build_dir, "bench", "stencil-bench-raw.json")
     os.makedirs(os.path.dirname(raw_json), exist_ok=True)
     started = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-    bench_seconds = run_benchmarks(args, raw_json)
+    bench_seconds, other_load = run_benchmarks(args, raw_json)
+    if other_load is not None and other_load > 0.1:
+        print("run.py: WARNING: other processes kept %.2f cores busy on average "
+              "during the run; multi-thread figures are unreliable "
+              "(rerun on a quiet machine)" % other_load, flush=True)
     context, results = parse_benchmarks(raw_json, args.repetitions, args.statistic)
     stream = {t: m["gbps"] for (k, v, t), m in results.items() if k == "stream"}
 
@@ -643,6 +673,8 @@ def main():
     summary = {
         "started": started,
         "benchmark_seconds": round(bench_seconds, 1),
+        # Average number of cores other processes used during the run.
+        "other_load_cores": None if other_load is None else round(other_load, 2),
         "machine": info,
         "config": {"threads": threads, "sizes": {
             k[len("size_"):]: int(v) for k, v in context.items() if k.startswith("size_")},
