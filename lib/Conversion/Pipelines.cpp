@@ -40,9 +40,14 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createStencilInlineAllocaScopesPass());
   pm.addPass(createStencilMergeOMPParallelPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createSCFToControlFlowPass());
+  // Math ops LLVM has intrinsics for first (they vectorize); the rest
+  // (cbrt, atan2, tan, ...) become libm calls.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (options.cInterface)

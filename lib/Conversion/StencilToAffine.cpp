@@ -34,8 +34,10 @@ static bool hasScatter(DomainOp domain) {
 }
 
 /// Emits the writes of the domain body at point `ivs`, reading the written
-/// values from `mapping`. Scatters become atomic read-modify-writes when
-/// `atomic` is set.
+/// values from `mapping` (values defined above the domain map to
+/// themselves). When `atomic` is set every accumulate becomes an atomic
+/// read-modify-write: a centre update races with the scatters of
+/// neighbouring points into the same array just as much as they do.
 static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
                        IRMapping &mapping, bool atomic) {
   unsigned rank = domain.getRank();
@@ -43,7 +45,7 @@ static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
     if (auto store = dyn_cast<StoreOp>(op)) {
       affine::AffineStoreOp::create(
-          builder, store.getLoc(), mapping.lookup(store.getValue()),
+          builder, store.getLoc(), mapping.lookupOrDefault(store.getValue()),
           store.getArray(), getAccessMap(store, rank, noShift), ivs);
       continue;
     }
@@ -51,8 +53,8 @@ static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
     if (!acc)
       continue;
     AffineMap map = getAccessMap(acc, rank, noShift);
-    Value value = mapping.lookup(acc.getValue());
-    if (!atomic || !acc.isScatter()) {
+    Value value = mapping.lookupOrDefault(acc.getValue());
+    if (!atomic) {
       emitAccumulate(builder, acc.getLoc(), value, acc.getArray(), map, ivs);
       continue;
     }
@@ -127,7 +129,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
             for (auto [acc, value] :
                  llvm::zip_equal(accs, domain.getYield().getValues()))
               next.push_back(
-                  arith::AddFOp::create(b, loc, acc, mapping.lookup(value)));
+                  arith::AddFOp::create(b, loc, acc, mapping.lookupOrDefault(value)));
             return next;
           }
           NestBounds dim;

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -75,12 +76,13 @@ static void emitZeroFill(OpBuilder &builder, Location loc, Value array) {
 
 /// Erases the ops of `block` whose results are unused and that have no
 /// effect other than reading memory, so that the recomputed primal keeps
-/// only what the partial derivatives need.
+/// only what the partial derivatives need. Calls count as pure: the dialect
+/// requires callees in a domain to be pure functions of their operands.
 static void eraseDeadOps(Block *block) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block))) {
     if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
       continue;
-    if (isa<GatherOp>(op) || isMemoryEffectFree(&op))
+    if (isa<GatherOp, CallOpInterface>(op) || isMemoryEffectFree(&op))
       op.erase();
   }
 }
@@ -130,6 +132,9 @@ private:
 } // namespace
 
 LogicalResult FunctionDifferentiator::checkSupported() {
+  if (primal.isExternal())
+    return primal.emitOpError(
+        "is a declaration; only functions with a body can be differentiated");
   if (!primal.getBody().hasOneBlock())
     return primal.emitOpError(
         "has several blocks; only straight-line functions can be "
@@ -248,7 +253,8 @@ void FunctionDifferentiator::computeActivity() {
 
 LogicalResult FunctionDifferentiator::emitForwardSweep() {
   // A domain is replayed if a later domain reads an array it writes or if
-  // its results are used.
+  // its results are used by later scalar code (a result that is only
+  // returned needs no primal value).
   for (auto domain : primal.getBody().getOps<DomainOp>())
     domains.push_back(domain);
   SmallVector<llvm::SetVector<Value>> reads(domains.size()),
@@ -256,7 +262,9 @@ LogicalResult FunctionDifferentiator::emitForwardSweep() {
   for (auto [i, domain] : llvm::enumerate(domains))
     getDomainArrays(domain, reads[i], writes[i]);
   for (size_t i = 0; i < domains.size(); ++i) {
-    bool needed = !domains[i]->use_empty();
+    bool needed = llvm::any_of(domains[i]->getUsers(), [](Operation *user) {
+      return !isa<func::ReturnOp>(user);
+    });
     for (size_t k = i + 1; k < domains.size() && !needed; ++k)
       needed = llvm::any_of(writes[i], [&](Value array) {
         return reads[k].contains(array);

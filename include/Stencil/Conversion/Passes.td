@@ -160,6 +160,25 @@ def StencilAllowContractionPass
   }];
 }
 
+def StencilInlineAllocaScopesPass
+    : Pass<"stencil-inline-alloca-scopes", "::mlir::ModuleOp"> {
+  let summary = "Inline memref.alloca_scope regions that allocate nothing";
+  let description = [{
+    `convert-scf-to-openmp` wraps the body of a parallel loop that contains
+    a call in a `memref.alloca_scope`, since the call might allocate on the
+    stack. That region must keep a single block, so a guarded statement
+    (`scf.if`) inside it cannot be lowered to control flow. A call
+    allocates in its own frame, not in the caller's scope, so a scope whose
+    region holds no `memref.alloca` of its own is a no-op: this pass inlines
+    such scopes. (The upstream canonicalization keeps them because it treats
+    calls as possibly allocating.)
+
+    #### Output IR
+    - The same IR without alloca scopes that allocate nothing.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
   let summary = "Mark public functions for the C-callable ABI";
   let description = [{

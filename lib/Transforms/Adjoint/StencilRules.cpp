@@ -29,6 +29,14 @@ struct GatherOpAdjoint
     Value adjoint = state.getAdjoint(gather.getResult());
     if (!shadow || !adjoint)
       return success();
+    // The scatter writes where the gather read; several points would write
+    // one element unless the access is a permutation.
+    unsigned rank = gather->getParentOfType<DomainOp>().getRank();
+    if (failed(getIterationOffset(gather, rank)))
+      return gather.emitOpError(
+          "reads an active array through `dims` that are not a permutation "
+          "of the iteration dimensions; its adjoint would be a reduction, "
+          "which is not supported yet");
     AccumulateOp::create(builder, gather.getLoc(), adjoint, shadow,
                          gather.getOffsetAttr(), gather.getDimsAttr());
     return success();

@@ -45,14 +45,15 @@ import math
 import random
 import sys
 
-# Largest extent per dimension the size lists go up to, by rank.
-MAX_SIZE = {1: 12, 2: 9, 3: 7}
+# Largest extent per dimension the size lists go up to, by rank; every size
+# up to it is checked, then one large size.
+MAX_SIZE = {1: 12, 2: 12, 3: 8}
+LARGE_SIZE = {1: 1500, 2: 40, 3: 17}
 # Largest read radius per rank (dense 3-D stencils stay at radius 1).
 MAX_RADIUS = {1: 3, 2: 3, 3: 2}
 SHAPES = ["star", "dense", "sparse", "one-sided", "gapped"]
-# Ops left out unless --exclude-ops says otherwise: math.cbrt has a rule,
-# but --convert-to-omp does not lower it yet (it reaches mlir-translate).
-DEFAULT_EXCLUDED = ("cbrt",)
+# Ops left out unless --exclude-ops says otherwise (none).
+DEFAULT_EXCLUDED = ()
 # Ops the current generation leaves out (set by generate()).
 EXCLUDED = set(DEFAULT_EXCLUDED)
 
@@ -685,10 +686,16 @@ def size_list(rng, dim, need, max_size):
     # Room for at least two interior points at the largest size.
     max_size = max([max_size] + [n + 2 for n in need])
 
+    large = max(LARGE_SIZE[dim], max_size + 1)
     if dim == 1:
         start = max(0, need[0] - 1)
-        return [as_dict((n,)) for n in range(start, max_size + 1)]
+        return [as_dict((n,)) for n in range(start, max_size + 1)] + \
+            [as_dict((large,))]
     tuples = []
+    # Every size along the diagonal, from empty domains to the largest.
+    for step in range(0, max_size + 1):
+        tuples.append(tuple(min(max_size, max(0, n - 1) + step)
+                            for n in need))
     lows = [max(0, n - 1) for n in need]
     tuples.append(tuple(lows))                                  # upper < lower
     tuples.append(tuple(need))                                  # empty
@@ -707,6 +714,7 @@ def size_list(rng, dim, need, max_size):
         t = tuple(min(max_size, x) for x in t)
         if t not in seen:
             seen.append(t)
+    seen.append(tuple(large for _ in need))                     # one large
     return [as_dict(t) for t in seen]
 
 
@@ -739,7 +747,7 @@ def main():
     p.add_argument("--dims", default="1,2,3",
                    help="comma-separated ranks, cycled over the cases")
     p.add_argument("--linear-fraction", type=float, default=0.4)
-    p.add_argument("--temporaries", default="arg",
+    p.add_argument("--temporaries", default="arg,alloc",
                    help="comma-separated kinds of temporaries between chained "
                         "domains: arg, alloc (default: %(default)s)")
     p.add_argument("--exclude-ops", default=",".join(DEFAULT_EXCLUDED),
