@@ -25,6 +25,17 @@ std::optional<int64_t> NestBounds::getConstantExtent(unsigned k) const {
   return std::nullopt;
 }
 
+LogicalResult mlir::stencil::checkBoundsAreAffineSymbols(DomainOp domain) {
+  Region *scope = affine::getAffineScope(domain);
+  for (Value operand : domain.getBoundOperands())
+    if (!affine::isValidSymbol(operand, scope))
+      return domain.emitOpError(
+          "has a bound operand that is not a valid affine symbol here; "
+          "define bounds from function arguments or values computed at the "
+          "function's top level");
+  return success();
+}
+
 NestBounds mlir::stencil::getDomainBounds(DomainOp domain) {
   NestBounds bounds;
   unsigned numSymbols = domain.getBoundOperands().size();

@@ -353,12 +353,6 @@ void GatherEmitter::emit(OpBuilder &builder, BoundaryStrategy strategy) {
     emitCompact(builder);
 }
 
-/// Returns true if some accumulate of `domain` is at a non-zero offset.
-static bool scatters(DomainOp domain) {
-  return llvm::any_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
-                      [](AccumulateOp acc) { return acc.isScatter(); });
-}
-
 /// Splits the results off a scatter domain: a copy without writes computes
 /// the results, `domain` keeps the writes and loses its results. Returns the
 /// domain that remains to convert.
@@ -399,19 +393,12 @@ struct StencilScatterToGatherPass
     IRRewriter rewriter(&getContext());
     SmallVector<DomainOp> domains;
     getOperation()->walk([&](DomainOp domain) {
-      if (scatters(domain))
+      if (domain.hasScatter())
         domains.push_back(domain);
     });
     for (DomainOp domain : domains) {
-      Region *scope = affine::getAffineScope(domain);
-      for (Value operand : domain.getBoundOperands())
-        if (!affine::isValidSymbol(operand, scope)) {
-          domain.emitOpError(
-              "has a bound operand that is not a valid affine symbol here; "
-              "define bounds from function arguments or values computed at "
-              "the function's top level");
-          return signalPassFailure();
-        }
+      if (failed(checkBoundsAreAffineSymbols(domain)))
+        return signalPassFailure();
       DomainOp writes = splitResults(rewriter, domain);
       rewriter.setInsertionPoint(writes);
       GatherEmitter emitter(writes);

@@ -27,12 +27,6 @@ using namespace mlir::stencil;
 // Writes
 //===----------------------------------------------------------------------===//
 
-/// Returns true if some accumulate of `domain` is at a non-zero offset.
-static bool hasScatter(DomainOp domain) {
-  return llvm::any_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
-                      [](AccumulateOp acc) { return acc.isScatter(); });
-}
-
 /// Emits the writes of the domain body at point `ivs`, reading the written
 /// values from `mapping` (values defined above the domain map to
 /// themselves). When `atomic` is set every accumulate becomes an atomic
@@ -205,17 +199,10 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
 LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
                                                  DomainOp domain,
                                                  ScatterMode scatterMode) {
-  // Bounds become affine.for / affine.parallel bounds: their operands must
-  // be valid affine symbols where the domain stands.
-  Region *scope = affine::getAffineScope(domain);
-  for (Value operand : domain.getBoundOperands())
-    if (!affine::isValidSymbol(operand, scope))
-      return domain.emitOpError(
-          "has a bound operand that is not a valid affine symbol here; "
-          "define bounds from function arguments or values computed at the "
-          "function's top level");
+  if (failed(checkBoundsAreAffineSymbols(domain)))
+    return failure();
 
-  bool scatters = hasScatter(domain);
+  bool scatters = domain.hasScatter();
   bool atomic = scatters && scatterMode == ScatterMode::Atomic;
   bool parallel = !scatters || atomic;
   NestBounds bounds = getDomainBounds(domain);

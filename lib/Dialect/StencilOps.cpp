@@ -41,6 +41,11 @@ YieldOp DomainOp::getYield() {
   return cast<YieldOp>(getBodyBlock()->getTerminator());
 }
 
+bool DomainOp::hasScatter() {
+  return llvm::any_of(getBodyBlock()->getOps<AccumulateOp>(),
+                      [](AccumulateOp acc) { return acc.isScatter(); });
+}
+
 //===----------------------------------------------------------------------===//
 // DomainOp: custom assembly
 //===----------------------------------------------------------------------===//

@@ -100,6 +100,9 @@ def Stencil_DomainOp : Stencil_Op<"domain", [
     }
     /// Returns the terminator of the body.
     YieldOp getYield();
+    /// Returns true if some accumulate of the body is at a non-zero offset,
+    /// i.e. if points of the domain may update the same element.
+    bool hasScatter();
   }];
 }
 
