@@ -208,8 +208,8 @@ LogicalResult DomainOp::verify() {
   Block *block = getBodyBlock();
   if (block->getNumArguments() != rank)
     return emitOpError() << "body has " << block->getNumArguments()
-                         << " arguments but the domain has " << rank
-                         << " dimensions";
+                         << " argument(s) but the domain has " << rank
+                         << " dimension(s)";
   if (!llvm::all_of(block->getArgumentTypes(),
                     [](Type t) { return t.isIndex(); }))
     return emitOpError("body arguments must be of index type");
@@ -220,11 +220,13 @@ LogicalResult DomainOp::verify() {
 
 LogicalResult DomainOp::verifyRegions() {
   YieldOp yield = getYield();
-  if (yield.getValues().getTypes() != getResultTypes())
-    return yield.emitOpError()
-           << "yields " << yield.getValues().size()
-           << " values whose types must match the " << getNumResults()
-           << " domain results";
+  if (yield.getValues().getTypes() != getResultTypes()) {
+    InFlightDiagnostic diag = yield.emitOpError("yields (");
+    llvm::interleaveComma(yield.getValues().getTypes(), diag);
+    diag << ") but the domain returns (";
+    llvm::interleaveComma(getResultTypes(), diag);
+    return diag << ")";
+  }
 
   // Arrays read and written in this domain, with the first op of each kind.
   llvm::MapVector<Value, Operation *> reads, stores, accumulates;

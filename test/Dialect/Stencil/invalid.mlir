@@ -337,7 +337,7 @@ func.func @yield_type(%u: memref<?xf64>, %n: index) {
   %s = stencil.domain (%i) = (0) to (%n) -> (f64) {
     %x = stencil.gather %u[0] : memref<?xf64>
     %y = arith.truncf %x : f64 to f32
-    // expected-error@+1 {{'stencil.yield' op yields 1 values whose types must match the 1 domain results}}
+    // expected-error@+1 {{'stencil.yield' op yields ('f32') but the domain returns ('f64')}}
     stencil.yield %y : f32
   }
   return
@@ -348,7 +348,7 @@ func.func @yield_type(%u: memref<?xf64>, %n: index) {
 func.func @yield_count(%u: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (0) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
-    // expected-error@+1 {{'stencil.yield' op yields 1 values whose types must match the 0 domain results}}
+    // expected-error@+1 {{'stencil.yield' op yields ('f64') but the domain returns ()}}
     stencil.yield %x : f64
   }
   return
@@ -437,7 +437,7 @@ func.func @bounds_vs_ivs(%n: index) {
 
 // Generic form: the custom parser derives the block arguments from the ivs.
 func.func @num_block_args(%n: index) {
-  // expected-error@+1 {{'stencil.domain' op body has 2 arguments but the domain has 1 dimensions}}
+  // expected-error@+1 {{'stencil.domain' op body has 2 argument(s) but the domain has 1 dimension(s)}}
   "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
   ^bb0(%i: index, %j: index):
     "stencil.yield"() : () -> ()
