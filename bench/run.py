@@ -105,6 +105,11 @@ def machine_info():
             info["loadavg_before"] = f.read().split()[:3]
     except OSError:
         pass
+    commit = command_output(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).strip()
+    if commit:
+        dirty = command_output(["git", "-C", ROOT, "status", "--porcelain",
+                                "--untracked-files=no"]).strip()
+        info["git_commit"] = commit + ("+dirty" if dirty else "")
     clang = command_output([os.path.join(LLVM_BIN, "clang"), "--version"])
     info["clang"] = clang.splitlines()[0] if clang else "unknown"
     return info
@@ -128,14 +133,35 @@ def busy_cpu_seconds():
     return busy / os.sysconf("SC_CLK_TCK")
 
 
-def run_benchmarks(args, raw_json):
-    """Runs stencil-bench; returns its wall time and the average number of
-    cores that other processes kept busy meanwhile (None if unknown): the
-    2-thread figures mean little on a 2-core machine unless that is ~0."""
+def other_load_over(seconds):
+    """Average number of cores that other processes keep busy over the next
+    `seconds` (this script only sleeps meanwhile), or None if unknown."""
+    before = busy_cpu_seconds()
+    time.sleep(seconds)
+    after = busy_cpu_seconds()
+    return None if before is None or after is None else (after - before) / seconds
+
+
+def wait_until_quiet(args):
+    """Waits (at most --wait-quiet seconds) until other processes use less
+    than --quiet-threshold cores over 10 s."""
+    deadline = time.time() + args.wait_quiet
+    while True:
+        load = other_load_over(10)
+        if load is None or load < args.quiet_threshold:
+            return
+        if time.time() > deadline:
+            print("run.py: machine still busy (%.2f cores), running anyway" % load,
+                  flush=True)
+            return
+        print("run.py: waiting for a quiet machine (others use %.2f cores)" % load,
+              flush=True)
+
+
+def run_chunk(args, bench_filter, raw_json):
+    """Runs stencil-bench once; returns its wall time and the average number
+    of cores that other processes kept busy meanwhile (None if unknown)."""
     binary = os.path.join(args.build_dir, "bin", "stencil-bench")
-    if not os.access(binary, os.X_OK):
-        sys.exit("run.py: %s not found; build it with "
-                 "`ninja -C %s stencil-bench`" % (binary, args.build_dir))
     env = dict(os.environ)
     env["STENCIL_BENCH_THREADS"] = args.threads
     if args.sizes:
@@ -143,11 +169,10 @@ def run_benchmarks(args, raw_json):
     cmd = [binary, "--benchmark_out=" + raw_json,
            "--benchmark_out_format=json",
            "--benchmark_min_time=%g" % args.min_time,
-           "--benchmark_repetitions=%d" % args.repetitions]
+           "--benchmark_repetitions=%d" % args.repetitions,
+           "--benchmark_filter=" + bench_filter]
     if args.repetitions > 1:
         cmd.append("--benchmark_display_aggregates_only=true")
-    if args.filter:
-        cmd.append("--benchmark_filter=" + args.filter)
     print("+ STENCIL_BENCH_THREADS=%s%s %s" % (
         args.threads, (" STENCIL_BENCH_SIZES=" + args.sizes) if args.sizes else "",
         " ".join(cmd)), flush=True)
@@ -166,6 +191,55 @@ def run_benchmarks(args, raw_json):
                (ours_before.children_user + ours_before.children_system)
         others = max(0.0, (busy_after - busy_before) - ours) / wall
     return wall, others
+
+
+def run_benchmarks(args, raw_json):
+    """Runs the suite in chunks, one process per kernel (and one for the
+    STREAM triad), so that only one kernel's arrays exist at a time and a
+    chunk disturbed by other processes can be rerun: on a 2-core machine a
+    busy core halves the 2-thread figures. With --wait-quiet, each chunk
+    waits for a quiet machine first and is rerun (up to --retries times)
+    if other processes used more than --quiet-threshold cores during it.
+    Merges the chunks' JSON into `raw_json`; returns the total wall time
+    and {chunk: other processes' load}."""
+    binary = os.path.join(args.build_dir, "bin", "stencil-bench")
+    if not os.access(binary, os.X_OK):
+        sys.exit("run.py: %s not found; build it with "
+                 "`ninja -C %s stencil-bench`" % (binary, args.build_dir))
+    if args.filter:
+        chunks = [("filter", args.filter)]
+    else:
+        chunks = [(k, "^%s/" % k) for k in ["stream"] + KERNELS]
+    merged = None
+    loads = {}
+    total = 0.0
+    for name, bench_filter in chunks:
+        best = None  # (load of others, JSON) of the least disturbed attempt.
+        for attempt in range(1 + (args.retries if args.wait_quiet else 0)):
+            if args.wait_quiet:
+                wait_until_quiet(args)
+            chunk_json = "%s.%s.%d" % (raw_json, name, attempt)
+            wall, others = run_chunk(args, bench_filter, chunk_json)
+            total += wall
+            with open(chunk_json) as f:
+                data = json.load(f)
+            os.remove(chunk_json)
+            load = others if others is not None else 0.0
+            if best is None or load < best[0]:
+                best = (load, data)
+                loads[name] = None if others is None else round(others, 2)
+            if load <= args.quiet_threshold or not args.wait_quiet:
+                break
+            print("run.py: other processes used %.2f cores during %s; rerunning"
+                  % (others, name), flush=True)
+        data = best[1]
+        if merged is None:
+            merged = data
+        else:
+            merged["benchmarks"].extend(data["benchmarks"])
+    with open(raw_json, "w") as f:
+        json.dump(merged, f, indent=1)
+    return total, loads
 
 
 NAME_RE = re.compile(r"^(\w+)/(\w+)/omp:(\d+)")
@@ -284,9 +358,24 @@ def compile_stats(args):
                     affine = ["--stencil-adjoint",
                               "--convert-stencil-to-affine=scatter=" +
                               variant.split("_")[1]]
-                text = subprocess.run([stencil_opt, src] + affine,
-                                      capture_output=True, text=True,
-                                      check=True).stdout
+                if variant.startswith("gather"):
+                    affine[1] += " report-nests=1"
+                proc = subprocess.run([stencil_opt, src] + affine,
+                                      capture_output=True, text=True, check=False)
+                if proc.returncode != 0 and variant.startswith("gather"):
+                    # A stencil-opt without report-nests: count loops only.
+                    affine[1] = affine[1].replace(" report-nests=1", "")
+                    proc = subprocess.run([stencil_opt, src] + affine,
+                                          capture_output=True, text=True, check=True)
+                text = proc.stdout
+                # The pass's own count: boxes of the exact split that are a
+                # single point have no loop, so count_nests misses them.
+                m = re.search(r"gather form: (\d+) core, (\d+) boundary and "
+                              r"(\d+) fallback nests", proc.stderr)
+                if m:
+                    entry["gather_nests"] = {"core": int(m.group(1)),
+                                             "boundary": int(m.group(2)),
+                                             "fallback": int(m.group(3))}
                 nests = count_nests(text)
                 adjoint = [f for f in nests if f != kernel]
                 entry["adjoint_nests"], entry["fallback_nests"] = \
@@ -446,20 +535,28 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
     if compile_stats_:
         out.append("#### Compile time and generated loop nests\n")
         out.append("`stencil-opt --stencil-adjoint --convert-to-omp=...` wall time "
-                   "(median); nests of the adjoint at the affine level "
-                   "(in parentheses: of which in the exact strategy's small-size "
-                   "fallback, incl. the shadow reset nest); OpenMP worksharing loops "
-                   "after the pipeline; mlir-translate + clang -O3 time and object size.\n")
-        out.append("| kernel | lowering | stencil-opt (s) | adjoint nests | omp.wsloop "
+                   "(median); the gather nests as `--stencil-scatter-to-gather "
+                   "report-nests=1` counts them (core + boundary, and the exact "
+                   "split's small-size fallback); the adjoint's nests that contain a "
+                   "loop, incl. the reset of the output shadow (single-point boxes "
+                   "of the exact split are straight-line code); OpenMP worksharing "
+                   "loops after the pipeline; mlir-translate + clang -O3 time and "
+                   "object size.\n")
+        out.append("| kernel | lowering | stencil-opt (s) | gather nests: core + boundary "
+                   "(+ fallback) | nests with loops | omp.wsloop "
                    "| translate + clang -O3 (s) | object (KiB) |")
-        out.append("|---|---|---:|---:|---:|---:|---:|")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|")
         for c in compile_stats_:
-            nests = str(c["adjoint_nests"])
-            if c["fallback_nests"]:
-                nests += " (%d)" % c["fallback_nests"]
-            out.append("| %s | %s | %.3f | %s | %d | %.2f | %.0f |" % (
-                c["kernel"], PIPELINES[c["variant"]], c["stencil_opt_s"], nests,
-                c["omp_wsloops"], c["translate_clang_s"], c["object_bytes"] / 1024))
+            g = c.get("gather_nests")
+            gather = "–"
+            if g:
+                gather = "%d + %d" % (g["core"], g["boundary"])
+                if g["fallback"]:
+                    gather += " (+ %d)" % g["fallback"]
+            out.append("| %s | %s | %.3f | %s | %d | %d | %.2f | %.0f |" % (
+                c["kernel"], PIPELINES[c["variant"]], c["stencil_opt_s"], gather,
+                c["adjoint_nests"], c["omp_wsloops"], c["translate_clang_s"],
+                c["object_bytes"] / 1024))
         out.append("")
     return "\n".join(out)
 
@@ -615,6 +712,14 @@ def main():
     p.add_argument("--quick", action="store_true",
                    help="smoke test: small sizes, min time 0.01 s, 1 repetition, "
                         "1 compile-time run; writes under the build tree only")
+    p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
+                   help="before each chunk (STREAM, then one per kernel), wait up to "
+                        "SECONDS for other processes to go idle, and rerun a chunk "
+                        "they disturbed (default: 0, no waiting)")
+    p.add_argument("--quiet-threshold", type=float, default=0.05, metavar="CORES",
+                   help="load of other processes that counts as quiet (default: 0.05)")
+    p.add_argument("--retries", type=int, default=3,
+                   help="reruns of a disturbed chunk with --wait-quiet (default: 3)")
     p.add_argument("--compile-runs", type=int, default=5,
                    help="runs per compile-time measurement (default: 5)")
     p.add_argument("--skip-compile", action="store_true",
@@ -651,10 +756,12 @@ def main():
     os.makedirs(os.path.dirname(raw_json), exist_ok=True)
     started = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     bench_seconds, other_load = run_benchmarks(args, raw_json)
-    if other_load is not None and other_load > 0.1:
-        print("run.py: WARNING: other processes kept %.2f cores busy on average "
-              "during the run; multi-thread figures are unreliable "
-              "(rerun on a quiet machine)" % other_load, flush=True)
+    busy = {k: v for k, v in other_load.items() if v is not None and v > 0.1}
+    if busy:
+        print("run.py: WARNING: other processes kept cores busy during %s; "
+              "multi-thread figures are unreliable there (rerun with "
+              "--wait-quiet on a quieter machine)"
+              % ", ".join("%s (%.2f)" % kv for kv in sorted(busy.items())), flush=True)
     context, results = parse_benchmarks(raw_json, args.repetitions, args.statistic)
     stream = {t: m["gbps"] for (k, v, t), m in results.items() if k == "stream"}
 
@@ -673,8 +780,8 @@ def main():
     summary = {
         "started": started,
         "benchmark_seconds": round(bench_seconds, 1),
-        # Average number of cores other processes used during the run.
-        "other_load_cores": None if other_load is None else round(other_load, 2),
+        # Average number of cores other processes used during each chunk.
+        "other_load_cores": other_load,
         "machine": info,
         "config": {"threads": threads, "sizes": {
             k[len("size_"):]: int(v) for k, v in context.items() if k.startswith("size_")},
