@@ -659,7 +659,7 @@ def plot(plt, results, stream, threads, out_dir):
         written.append(path)
     # Effective bandwidth at the largest thread count against STREAM.
     top = max(threads)
-    fig, ax = plt.subplots(figsize=(10, 4.2))
+    fig, ax = plt.subplots(figsize=(10, 4.8))
     width = 0.8 / len(VARIANTS)
     for i, (v, color) in enumerate(zip(VARIANTS, colors)):
         xs = [j + (i - (len(VARIANTS) - 1) / 2) * width for j in range(len(KERNELS))]
@@ -672,7 +672,7 @@ def plot(plt, results, stream, threads, out_dir):
     ax.set_xticklabels(KERNELS)
     ax.set_ylabel("effective bandwidth (GB/s)")
     ax.set_title("Bytes a sweep must move / time, %d thread%s" % (top, "s" if top > 1 else ""))
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.1))
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     path = os.path.join(out_dir, "bandwidth.png")
