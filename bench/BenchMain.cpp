@@ -14,9 +14,9 @@
 //                          (defaults: the kernels' defaultSize(); stream
 //                          2^26 doubles per array)
 //
-// Typical use (bench/run.py does this):
-//   stencil-bench --benchmark_min_time=0.2 --benchmark_repetitions=3 \
-//     --benchmark_format=json --benchmark_out=out.json
+// Typical use (bench/run.py does this, one kernel per process):
+//   stencil-bench --benchmark_min_time=0.2 --benchmark_repetitions=3
+//                 --benchmark_out=out.json --benchmark_filter=^wave3d/
 //
 //===----------------------------------------------------------------------===//
 
