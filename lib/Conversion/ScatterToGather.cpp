@@ -73,11 +73,19 @@ private:
   void emitCompact(OpBuilder &builder, bool fallback = false);
   void emitExact(OpBuilder &builder);
 
-  /// Emits a nest over `box` running statements `subset`. Statements are
-  /// guarded by their validity in dimensions `>= firstGuarded` (none if
-  /// `firstGuarded == rank`).
+  /// Emits a nest over `box`, which spans the dimensions after the fixed
+  /// coordinates `prefix` (all of them when `prefix` is empty), running
+  /// statements `subset`. Statements are guarded by their validity in
+  /// dimensions `>= firstGuarded` (none if `firstGuarded == rank`).
   void emitNest(OpBuilder &builder, const NestBounds &box,
-                ArrayRef<unsigned> subset, unsigned firstGuarded);
+                ArrayRef<unsigned> subset, unsigned firstGuarded,
+                ValueRange prefix = {}, bool parallel = true);
+  /// Emits dimensions `k..rank-1` of the compact form at fixed coordinates
+  /// `prefix` of the dimensions before `k`, which lie in their cores: a
+  /// guarded lower slab of dimension `k`, its core (recursing into `k+1`)
+  /// and a guarded upper slab. Only the outermost loop may be parallel.
+  void emitPeeled(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
+                  bool parallel, bool fallback);
   /// The body of an unguarded nest: all statements evaluated first, then one
   /// update per array.
   void emitFusedBody(OpBuilder &builder, ValueRange ivs,
@@ -170,14 +178,16 @@ void GatherEmitter::emitFusedBody(OpBuilder &builder, ValueRange ivs,
 }
 
 void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
-                             ArrayRef<unsigned> subset,
-                             unsigned firstGuarded) {
+                             ArrayRef<unsigned> subset, unsigned firstGuarded,
+                             ValueRange prefix, bool parallel) {
   Location loc = domain.getLoc();
   unsigned numSymbols = bounds.operands.size();
   MLIRContext *ctx = builder.getContext();
   buildLoopNest(
-      builder, loc, box, /*parallel=*/true,
-      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+      builder, loc, box, parallel,
+      [&](OpBuilder &b, Location loc, ValueRange inner) {
+        SmallVector<Value> ivs(prefix.begin(), prefix.end());
+        llvm::append_range(ivs, inner);
         if (firstGuarded == rank) {
           emitFusedBody(b, ivs, subset);
           return;
@@ -204,59 +214,77 @@ void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
       });
 }
 
-void GatherEmitter::emitCompact(OpBuilder &builder, bool fallback) {
+void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
+                               SmallVector<Value> &prefix, bool parallel,
+                               bool fallback) {
+  if (k == rank) {
+    emitFusedBody(builder, prefix,
+                  llvm::to_vector(llvm::seq<unsigned>(0, stmts.size())));
+    return;
+  }
   MLIRContext *ctx = builder.getContext();
   unsigned numSymbols = bounds.operands.size();
   auto map = [&](AffineExpr e) { return symbolMap(e, numSymbols); };
   auto map2 = [&](AffineExpr a, AffineExpr b) {
     return AffineMap::get(0, numSymbols, {a, b}, ctx);
   };
-  SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(0, stmts.size()));
+  SmallVector<unsigned> all =
+      llvm::to_vector(llvm::seq<unsigned>(0, stmts.size()));
+  // H: the written points of a dimension; C: its core.
+  auto hLo = [&](unsigned j) { return bounds.lowerExpr(j) + minOffset(j); };
+  auto hHi = [&](unsigned j) { return bounds.upperExpr(j) + maxOffset(j); };
+  auto cLo = [&](unsigned j) { return bounds.lowerExpr(j) + maxOffset(j); };
+  auto cHi = [&](unsigned j) { return bounds.upperExpr(j) + minOffset(j); };
+  bool peel = minOffset(k) != maxOffset(k);
 
-  // Per dimension: the full range H of written points and the core C.
-  SmallVector<AffineExpr> hLo, hHi, cLo, cHi;
-  for (unsigned k = 0; k < rank; ++k) {
-    hLo.push_back(bounds.lowerExpr(k) + minOffset(k));
-    hHi.push_back(bounds.upperExpr(k) + maxOffset(k));
-    cLo.push_back(bounds.lowerExpr(k) + maxOffset(k));
-    cHi.push_back(bounds.upperExpr(k) + minOffset(k));
-  }
-  for (unsigned j = 0; j < rank; ++j) {
-    if (minOffset(j) == maxOffset(j))
-      continue;
-    // Dimensions before j run over their core, later ones over H.
-    NestBounds slab;
-    slab.operands = bounds.operands;
-    for (unsigned k = 0; k < rank; ++k) {
-      if (k < j) {
-        slab.lower.push_back(map(cLo[k]));
-        slab.upper.push_back(map(cHi[k]));
-      } else {
-        slab.lower.push_back(map(hLo[k]));
-        slab.upper.push_back(map(hHi[k]));
-      }
+  // A slab of dimension k: dimension k as given, later dimensions over H,
+  // every statement guarded in dimensions >= k.
+  auto slab = [&](AffineMap lower, AffineMap upper) {
+    NestBounds box;
+    box.operands = bounds.operands;
+    box.lower.push_back(lower);
+    box.upper.push_back(upper);
+    for (unsigned j = k + 1; j < rank; ++j) {
+      box.lower.push_back(map(hLo(j)));
+      box.upper.push_back(map(hHi(j)));
     }
-    // Lower slab: [H.lo, min(C.lo, H.hi)).
-    NestBounds lowerSlab = slab;
-    lowerSlab.upper[j] = map2(cLo[j], hHi[j]);
-    emitNest(builder, lowerSlab, all, j);
-    (fallback ? counts.fallback : counts.boundary) += 2;
-    // Upper slab: [max(C.hi, min(C.lo, H.hi)), H.hi). The min inside a max
-    // is not expressible in one bound map; since C.hi <= H.hi, it equals
-    // max(C.hi, C.lo) whenever C.lo <= H.hi, and H.hi (an empty slab)
-    // otherwise, where the lower slab already covered everything.
-    NestBounds upperSlab = slab;
-    upperSlab.lower[j] = map2(cHi[j], cLo[j]);
-    emitNest(builder, upperSlab, all, j);
-  }
+    emitNest(builder, box, all, k, prefix, parallel);
+    (fallback ? counts.fallback : counts.boundary) += 1;
+  };
+
+  // Lower slab: [H.lo, min(C.lo, H.hi)).
+  if (peel)
+    slab(map(hLo(k)), map2(cLo(k), hHi(k)));
+
+  // Core of dimension k, recursing into the next dimension.
   NestBounds core;
   core.operands = bounds.operands;
-  for (unsigned k = 0; k < rank; ++k) {
-    core.lower.push_back(map(cLo[k]));
-    core.upper.push_back(map(cHi[k]));
-  }
-  emitNest(builder, core, all, rank);
-  (fallback ? counts.fallback : counts.core) += 1;
+  core.lower.push_back(map(cLo(k)));
+  core.upper.push_back(map(cHi(k)));
+  bool stillParallel = parallel && core.getConstantExtent(0) == 1;
+  buildLoopNest(builder, domain.getLoc(), core, parallel,
+                [&](OpBuilder &b, Location, ValueRange iv) {
+                  prefix.push_back(iv.front());
+                  emitPeeled(b, k + 1, prefix, stillParallel, fallback);
+                  prefix.pop_back();
+                });
+  if (k == 0)
+    (fallback ? counts.fallback : counts.core) += 1;
+
+  // Upper slab: [max(C.hi, min(C.lo, H.hi)), H.hi). The min inside a max
+  // is not expressible in one bound map; since C.hi <= H.hi, it equals
+  // max(C.hi, C.lo) whenever C.lo <= H.hi, and H.hi (an empty slab)
+  // otherwise, where the lower slab already covered everything.
+  if (peel)
+    slab(map2(cHi(k), cLo(k)), map(hHi(k)));
+}
+
+void GatherEmitter::emitCompact(OpBuilder &builder, bool fallback) {
+  // The slabs of an inner dimension sit inside the core loops of the outer
+  // ones, next to the rows and planes they border, instead of being
+  // separate sweeps over the arrays.
+  SmallVector<Value> prefix;
+  emitPeeled(builder, 0, prefix, /*parallel=*/true, fallback);
 }
 
 void GatherEmitter::emitExact(OpBuilder &builder) {

@@ -203,8 +203,12 @@ def StencilAnnotateNoAliasPass
     Runs after the lowering to the LLVM dialect. For every `llvm.func`
     carrying `stencil.noalias_args` (set by `--stencil-prepare-abi`), adds
     `llvm.noalias` to the allocated and aligned pointers of each expanded
-    memref descriptor argument, which lets LLVM vectorize without runtime
-    alias checks.
+    memref descriptor argument. It also gives every load and store traced
+    back to one of those arrays an alias scope of its own and marks it as not
+    aliasing the other arrays: argument `noalias` is lost when the OpenMP
+    translation outlines a parallel region (the pointers then arrive through
+    a struct), while scope metadata on the accesses survives, so LLVM can
+    vectorize the loops of parallel regions without runtime alias checks.
 
     #### Input invariant
     - Memref arguments were expanded with the default calling convention

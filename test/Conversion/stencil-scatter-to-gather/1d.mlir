@@ -57,16 +57,16 @@ func.func @paper1d_scatter(%c: memref<?xf64>, %rb: memref<?xf64>,
 // EXACT-COUNT-3: affine.parallel
 // EXACT: return
 
-// Compact: a guarded lower slab, a guarded upper slab and the core.
+// Compact: a guarded lower slab, the core and a guarded upper slab.
 // COMPACT-LABEL: func.func @paper1d_scatter
 // COMPACT-SAME: (%{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %[[UB:.*]]: memref<?xf64>, %[[N:.*]]: index)
 // COMPACT-NOT: affine.if #{{.*}}()
 // COMPACT: affine.parallel (%[[I:.*]]) = (0) to (min(2, symbol(%[[N]]) + 1)) {
 // COMPACT-COUNT-3: affine.if
-// COMPACT: affine.parallel (%{{.*}}) = (max(symbol(%[[N]]) - 1, 2)) to (symbol(%[[N]]) + 1) {
-// COMPACT-COUNT-3: affine.if
 // COMPACT: affine.parallel (%[[J:.*]]) = (2) to (symbol(%[[N]]) - 1) {
 // COMPACT-NOT: affine.if
 // COMPACT: affine.store %{{.*}}, %[[UB]][%[[J]]]
+// COMPACT: affine.parallel (%{{.*}}) = (max(symbol(%[[N]]) - 1, 2)) to (symbol(%[[N]]) + 1) {
+// COMPACT-COUNT-3: affine.if
 // COMPACT-NOT: affine.parallel
 // COMPACT: return
