@@ -53,10 +53,8 @@ AffineMap mlir::stencil::symbolMap(AffineExpr expr, unsigned numSymbols) {
   return AffineMap::get(0, numSymbols, expr);
 }
 
-/// Returns `map` over `operands` with unused symbols dropped and the map
-/// simplified, as the canonicalizer would leave it.
-static std::pair<AffineMap, SmallVector<Value>>
-canonicalBound(AffineMap map, ArrayRef<Value> operands) {
+std::pair<AffineMap, SmallVector<Value>>
+mlir::stencil::canonicalBound(AffineMap map, ArrayRef<Value> operands) {
   SmallVector<Value> used(operands.begin(), operands.end());
   affine::canonicalizeMapAndOperands(&map, &used);
   return {map, used};

@@ -141,11 +141,10 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                           });
             return result;
           }
-          SmallVector<Value> lbOperands(bounds.operands),
-              ubOperands(bounds.operands);
-          AffineMap lbMap = bounds.lower[k], ubMap = bounds.upper[k];
-          affine::canonicalizeMapAndOperands(&lbMap, &lbOperands);
-          affine::canonicalizeMapAndOperands(&ubMap, &ubOperands);
+          auto [lbMap, lbOperands] =
+              canonicalBound(bounds.lower[k], bounds.operands);
+          auto [ubMap, ubOperands] =
+              canonicalBound(bounds.upper[k], bounds.operands);
           auto loop = affine::AffineForOp::create(b, loc, lbOperands, lbMap,
                                                   ubOperands, ubMap,
                                                   /*step=*/1, accs);

@@ -50,6 +50,12 @@ NestBounds getDomainBounds(DomainOp domain);
 /// `numSymbols` symbols.
 AffineMap symbolMap(AffineExpr expr, unsigned numSymbols);
 
+/// Returns `map` over `operands` with unused symbols dropped and the map
+/// simplified, as the canonicalizer would leave it: the form in which loop
+/// bounds are emitted.
+std::pair<AffineMap, SmallVector<Value>>
+canonicalBound(AffineMap map, ArrayRef<Value> operands);
+
 /// Builds a loop nest over `bounds` at the builder's insertion point and
 /// calls `bodyFn` in the innermost body with one induction value per
 /// dimension. Dimensions of constant extent 1 get no loop (their value is
