@@ -2,11 +2,22 @@
 #===- install-deps.sh - Install the build and test dependencies ----------===//
 #
 # Installs, with apt-get, exactly the Debian 12 packages the project needs
-# (docs: /work/shared/TOOLCHAIN.md section 1): LLVM/MLIR 22 headers, archives
-# and tools, clang-22, libomp, Google Benchmark, CMake, Ninja, lld, python3.
+# (docs/Install.md): LLVM/MLIR 22 headers, archives and tools, clang-22,
+# libomp, GCC (the second compiler CI builds with), Google Benchmark, CMake,
+# Ninja, lld, python3 and debootstrap (scripts/fresh-machine-test.sh).
 #
-# Idempotent: when every package is already installed it does nothing, not
-# even `apt-get update`. Must run as root (or with sudo available).
+#   install-deps.sh          install what is missing; when everything is
+#                            installed it does nothing, not even `apt-get
+#                            update`. Must run as root (or with sudo).
+#   install-deps.sh --check  change nothing: resolve an installable candidate
+#                            for every package and run `apt-get install
+#                            --simulate` over the whole list, so that the
+#                            install path is exercised even on a machine
+#                            where everything is already installed (CI).
+#
+# No pipeline here ends in `grep -q` or `head`: under `pipefail` the writer
+# can die of SIGPIPE when the reader exits early, and the pipeline then
+# fails although the match succeeded. Output is captured, then matched.
 #
 #===----------------------------------------------------------------------===//
 set -euo pipefail
@@ -17,19 +28,64 @@ PACKAGES=(
   mlir-22-tools     # mlir-opt, mlir-translate, mlir-runner, mlir-tblgen
   llvm-22-tools     # FileCheck, not, count, lit
   clang-22          # C/C++ compiler; compiles the generated LLVM IR
+  libclang-rt-22-dev # libFuzzer and the sanitizer runtimes (test/Fuzz)
   libomp-22-dev     # OpenMP runtime (libomp.so) for the lowered code
+  g++               # GCC: CI also builds the compiler with it
   libbenchmark-dev  # Google Benchmark (bench/)
   ninja-build
   cmake
   lld
   python3           # lit, scripts/stencil-compile
+  debootstrap       # scripts/fresh-machine-test.sh
 )
+
+# is_installed <pkg>: dpkg says the package is fully installed.
+is_installed() {
+  local status
+  status="$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" || return 1
+  [ "$status" = "install ok installed" ]
+}
+
+# has_candidate <pkg>: the configured apt sources offer a version of it.
+has_candidate() {
+  local policy
+  policy="$(apt-cache policy "$1" 2>/dev/null)" || return 1
+  case "$policy" in
+    *"Candidate: (none)"*) return 1 ;;
+    *"Candidate: "*) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+# check_candidates <pkg...>: reports every package without a candidate.
+check_candidates() {
+  local bad=0 pkg
+  for pkg in "$@"; do
+    if ! has_candidate "$pkg"; then
+      echo "install-deps: no installable candidate for '$pkg' in the configured" \
+           "apt sources (the LLVM 22 packages come from Debian 12's archive;" \
+           "apt.llvm.org's llvm-toolchain-bookworm-22 provides them too)" >&2
+      bad=1
+    fi
+  done
+  return "$bad"
+}
+
+if [ "${1:-}" = "--check" ]; then
+  check_candidates "${PACKAGES[@]}"
+  # --simulate needs no root and changes nothing; it fails on unresolvable
+  # dependencies exactly where a real install would.
+  if ! apt-get install --simulate -q -y "${PACKAGES[@]}" >/dev/null; then
+    echo "install-deps: apt-get install --simulate failed" >&2
+    exit 1
+  fi
+  echo "install-deps: --check: all ${#PACKAGES[@]} packages resolve and install (simulated)"
+  exit 0
+fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
-  fi
+  is_installed "$pkg" || missing+=("$pkg")
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then
@@ -50,13 +106,5 @@ fi
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update
-for pkg in "${missing[@]}"; do
-  if ! apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [^(]'; then
-    echo "install-deps: no installable candidate for '$pkg' in the configured apt" \
-         "sources (LLVM 22 packages come from the Debian 12 archive this project" \
-         "was verified with; apt.llvm.org's llvm-toolchain-bookworm-22" \
-         "repository provides them too)" >&2
-    exit 1
-  fi
-done
+check_candidates "${missing[@]}"
 "${SUDO[@]}" apt-get install -y "${missing[@]}"
