@@ -170,6 +170,42 @@ void DomainOp::print(OpAsmPrinter &p) {
 // DomainOp: verification
 //===----------------------------------------------------------------------===//
 
+/// Checks the constants of bound `expr` (#`index`, printed as `text`): every
+/// divisor of `mod`, `floordiv` and `ceildiv` is positive, and no constant
+/// exceeds kMaxIndexConstant in magnitude. Pure affine expressions have
+/// constant right-hand sides, so each divisor is a constant.
+static LogicalResult verifyBoundConstants(DomainOp op, AffineExpr expr,
+                                          StringRef which, size_t index,
+                                          StringRef text) {
+  LogicalResult result = success();
+  expr.walk([&](AffineExpr sub) {
+    if (failed(result))
+      return;
+    auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+    if (binary && binary.getKind() != AffineExprKind::Add &&
+        binary.getKind() != AffineExprKind::Mul) {
+      auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+      if (divisor && divisor.getValue() <= 0) {
+        result = op.emitOpError()
+                 << which << " bound #" << index << " divides by "
+                 << divisor.getValue() << ": " << text
+                 << "; the divisor of mod, floordiv and ceildiv must be a "
+                    "positive constant";
+        return;
+      }
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(sub);
+    if (constant && (constant.getValue() > kMaxIndexConstant ||
+                     constant.getValue() < -kMaxIndexConstant))
+      result = op.emitOpError()
+               << which << " bound #" << index << " has the constant "
+               << constant.getValue() << ": " << text
+               << "; constants in bounds must lie in [-2^40, 2^40] so that "
+                  "index arithmetic cannot overflow";
+  });
+  return result;
+}
+
 /// Checks that `map` is a valid bound map of a rank-`rank` domain with
 /// `numOperands` symbol operands.
 static LogicalResult verifyBoundMap(DomainOp op, AffineMap map, StringRef which,
@@ -185,13 +221,14 @@ static LogicalResult verifyBoundMap(DomainOp op, AffineMap map, StringRef which,
                             << map.getNumSymbols() << " symbols but "
                             << numOperands << " bound operands are given";
   for (auto [index, expr] : llvm::enumerate(map.getResults())) {
-    if (expr.isPureAffine())
-      continue;
     std::string text;
     llvm::raw_string_ostream os(text);
     expr.print(os);
-    return op.emitOpError() << which << " bound #" << index
-                            << " is not affine in the symbols: " << text;
+    if (!expr.isPureAffine())
+      return op.emitOpError() << which << " bound #" << index
+                              << " is not affine in the symbols: " << text;
+    if (failed(verifyBoundConstants(op, expr, which, index, text)))
+      return failure();
   }
   return success();
 }
@@ -311,6 +348,13 @@ static LogicalResult verifyAccess(Operation *op, MemRefType type,
     return op->emitOpError() << "offset has " << offset->size()
                              << " entries but the array has rank "
                              << arrayRank;
+  if (offset)
+    for (int64_t o : *offset)
+      if (o > kMaxIndexConstant || o < -kMaxIndexConstant)
+        return op->emitOpError()
+               << "offset " << o
+               << " is out of range; offsets must lie in [-2^40, 2^40] so "
+                  "that index arithmetic on them cannot overflow";
   if (dims) {
     if (static_cast<int64_t>(dims->size()) != arrayRank)
       return op->emitOpError() << "dims has " << dims->size()

@@ -18,6 +18,14 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::stencil {
+/// The largest magnitude of an access offset and of a constant in a domain
+/// bound (2^40). Within it, every index the passes derive (shifted offsets,
+/// offset spans, bounds plus offsets) fits in int64, and the exact 128-bit
+/// emptiness test of a domain cannot overflow.
+constexpr int64_t kMaxIndexConstant = int64_t(1) << 40;
+} // namespace mlir::stencil
+
 #define GET_OP_CLASSES
 #include "Stencil/Dialect/StencilOps.h.inc"
 

@@ -22,6 +22,30 @@ func.func @offset_rank(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
 
 // -----
 
+// Offsets are limited so that shifted offsets (-o + o'), spans (max o -
+// min o) and bounds plus offsets cannot overflow int64.
+func.func @offset_int64_min(%u: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %c = arith.constant 1.0 : f64
+    // expected-error@+1 {{'stencil.accumulate' op offset -9223372036854775808 is out of range; offsets must lie in [-2^40, 2^40] so that index arithmetic on them cannot overflow}}
+    stencil.accumulate %c to %u[-9223372036854775808] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @gather_offset_too_large(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op offset 1099511627777 is out of range}}
+    %x = stencil.gather %u[0, 1099511627777] : memref<?x?xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
 func.func @accumulate_offset_rank(%r: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %one = arith.constant 1.0 : f64
@@ -520,6 +544,75 @@ func.func @semi_affine(%n: index, %m: index) {
   ^bb0(%i: index):
     "stencil.yield"() : () -> ()
   }) : (index, index) -> ()
+  return
+}
+
+// -----
+
+// Divisors must be positive constants (upstream lower-affine cannot expand
+// a non-positive one and used to crash on it).
+func.func @mod_by_zero(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  // expected-error@+1 {{'stencil.domain' op lower bound #0 divides by 0: s0 mod 0; the divisor of mod, floordiv and ceildiv must be a positive constant}}
+  stencil.domain (%i) = (%n mod 0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @floordiv_by_negative(%r: memref<?x?xf64>, %n: index) {
+  // expected-error@+1 {{'stencil.domain' op upper bound #1 divides by -2: s0 floordiv -2; the divisor of mod, floordiv and ceildiv must be a positive constant}}
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n floordiv -2) {
+    %c = arith.constant 1.0 : f64
+    stencil.store %c to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @ceildiv_by_min(%r: memref<?xf64>, %n: index) {
+  // expected-error@+1 {{'stencil.domain' op upper bound #0 divides by -2147483648}}
+  stencil.domain (%i) = (0) to (%n ceildiv -2147483648) {
+    %c = arith.constant 1.0 : f64
+    stencil.store %c to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// Constants in bounds are limited so that bound arithmetic cannot overflow.
+func.func @bound_constant_too_large(%r: memref<?xf64>, %n: index) {
+  // expected-error@+1 {{'stencil.domain' op upper bound #0 has the constant 9223372036854775807: s0 + 9223372036854775807; constants in bounds must lie in [-2^40, 2^40] so that index arithmetic cannot overflow}}
+  stencil.domain (%i) = (0) to (%n + 9223372036854775807) {
+    %c = arith.constant 1.0 : f64
+    stencil.store %c to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @bound_coefficient_too_large(%r: memref<?xf64>, %n: index) {
+  // expected-error@+1 {{'stencil.domain' op lower bound #0 has the constant 1099511627777}}
+  stencil.domain (%i) = (%n * 1099511627777) to (%n) {
+    %c = arith.constant 1.0 : f64
+    stencil.store %c to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// The limits themselves are accepted (no diagnostic expected).
+func.func @constants_at_limit(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (-1099511627776) to (%n * 1099511627776) {
+    %x = stencil.gather %u[-1099511627776] : memref<?xf64>
+    stencil.store %x to %r : memref<?xf64>
+  }
   return
 }
 
