@@ -427,11 +427,15 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
     auto access = dyn_cast<AccessOpInterface>(op);
     return access && access.isWrite();
   });
+  // A domain through which no gradient flows (it stores constants, say)
+  // has nothing to write; it goes, but its outputs' shadows are still
+  // reset below. Its results, if any, are read before it could go.
   if (!writes && resultTypes.empty())
     adjointDomain.erase();
-  for (auto [capture, sum] :
-       llvm::zip_equal(captures, adjointDomain->getResults()))
-    top.addAdjoint(builder, loc, capture, sum);
+  else
+    for (auto [capture, sum] :
+         llvm::zip_equal(captures, adjointDomain->getResults()))
+      top.addAdjoint(builder, loc, capture, sum);
 
   emitResets(domain, state.resets);
   return success();

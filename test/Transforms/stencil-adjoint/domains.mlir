@@ -212,3 +212,28 @@ func.func @result_used_later(%u: memref<?xf64> {stencil.active},
   }
   return
 }
+
+// -----
+
+// A domain through which no gradient flows (it stores a constant) has no
+// adjoint domain, but the shadow of what it stores is still reset: r is
+// overwritten, so no gradient flows back through it. (The adjoint domain
+// used to be erased and then read: a use after free.)
+
+// CHECK-LABEL: func.func @constant_store_adjoint(
+// CHECK-SAME: %{{[^:]*}}: memref<?xf64>, %[[N:[^:]*]]: index, %[[RB:[^:]*]]: memref<?xf64>)
+// CHECK: stencil.domain (%{{.*}}) = (0) to (%[[N]]) {
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT: stencil.store %[[ZERO]] to %[[RB]]
+// CHECK-NOT: stencil.domain
+// CHECK: return
+// NORESET-LABEL: func.func @constant_store_adjoint(
+// NORESET-NOT: stencil.domain
+// NORESET: return
+func.func @constant_store(%r: memref<?xf64> {stencil.active}, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %c = arith.constant 1.0 : f64
+    stencil.store %c to %r : memref<?xf64>
+  }
+  return
+}
