@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+
 using namespace mlir;
 using namespace mlir::stencil;
 
@@ -47,6 +48,80 @@ NestBounds mlir::stencil::getDomainBounds(DomainOp domain) {
   }
   bounds.operands = llvm::to_vector(domain.getBoundOperands());
   return bounds;
+}
+
+/// Emits `expr` over the index values `symbols` as 128-bit integer
+/// arithmetic. Divisors are positive constants (domain verifier).
+static Value emitExact(OpBuilder &builder, Location loc, AffineExpr expr,
+                       ValueRange symbols) {
+  Type i128 = builder.getIntegerType(128);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(
+        builder, loc, i128,
+        builder.getIntegerAttr(i128, APInt(128, value, /*isSigned=*/true)));
+  };
+  if (auto cst = dyn_cast<AffineConstantExpr>(expr))
+    return constant(cst.getValue());
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return arith::IndexCastOp::create(builder, loc, i128,
+                                      symbols[sym.getPosition()]);
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = emitExact(builder, loc, binary.getLHS(), symbols);
+  Value rhs = emitExact(builder, loc, binary.getRHS(), symbols);
+  switch (binary.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(builder, loc, lhs, rhs);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(builder, loc, lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return arith::FloorDivSIOp::create(builder, loc, lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return arith::CeilDivSIOp::create(builder, loc, lhs, rhs);
+  default: {
+    // mod with a positive divisor: lhs - floordiv(lhs, rhs) * rhs >= 0.
+    Value quotient = arith::FloorDivSIOp::create(builder, loc, lhs, rhs);
+    Value product = arith::MulIOp::create(builder, loc, quotient, rhs);
+    return arith::SubIOp::create(builder, loc, lhs, product);
+  }
+  }
+}
+
+scf::IfOp mlir::stencil::emitNonEmptyGuard(OpBuilder &builder, Location loc,
+                                           const NestBounds &bounds,
+                                           ValueRange elseValues) {
+  auto isConstant = [](AffineMap map) {
+    return llvm::all_of(map.getResults(), llvm::IsaPred<AffineConstantExpr>);
+  };
+  if (llvm::all_of(bounds.lower, isConstant) &&
+      llvm::all_of(bounds.upper, isConstant))
+    return nullptr;
+  Value nonEmpty;
+  for (unsigned k = 0, e = bounds.getRank(); k < e; ++k) {
+    auto lowerCst = dyn_cast<AffineConstantExpr>(bounds.lowerExpr(k));
+    auto upperCst = dyn_cast<AffineConstantExpr>(bounds.upperExpr(k));
+    if (lowerCst && upperCst && lowerCst.getValue() < upperCst.getValue())
+      continue;
+    Value lower = emitExact(builder, loc, bounds.lowerExpr(k), bounds.operands);
+    Value upper = emitExact(builder, loc, bounds.upperExpr(k), bounds.operands);
+    Value less = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                       lower, upper);
+    nonEmpty = nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty, less)
+                        : less;
+  }
+  if (elseValues.empty()) {
+    // Without results the builder terminates the then block itself.
+    auto guard = scf::IfOp::create(builder, loc, nonEmpty,
+                                   /*withElseRegion=*/false);
+    builder.setInsertionPoint(guard.thenBlock()->getTerminator());
+    return guard;
+  }
+  auto guard = scf::IfOp::create(builder, loc, TypeRange(elseValues),
+                                 nonEmpty, /*addThenBlock=*/true,
+                                 /*addElseBlock=*/true);
+  builder.setInsertionPointToStart(guard.elseBlock());
+  scf::YieldOp::create(builder, loc, elseValues);
+  builder.setInsertionPointToStart(guard.thenBlock());
+  return guard;
 }
 
 AffineMap mlir::stencil::symbolMap(AffineExpr expr, unsigned numSymbols) {
@@ -120,11 +195,29 @@ void mlir::stencil::collectBodySlice(DomainOp domain, ValueRange roots,
   }
 }
 
+void mlir::stencil::mapInductionVars(OpBuilder &builder, DomainOp domain,
+                                     ValueRange ivs, ArrayRef<int64_t> shift,
+                                     IRMapping &mapping) {
+  for (auto [k, iv] : llvm::enumerate(domain.getInductionVars())) {
+    if (iv.use_empty() || mapping.contains(iv))
+      continue;
+    Value point = ivs[k];
+    if (shift[k] != 0) {
+      AffineMap map = AffineMap::get(
+          1, 0, getAffineDimExpr(0, builder.getContext()) + shift[k]);
+      point = affine::AffineApplyOp::create(builder, domain.getLoc(), map,
+                                            ValueRange{ivs[k]});
+    }
+    mapping.map(iv, point);
+  }
+}
+
 void mlir::stencil::emitBodyValues(OpBuilder &builder, DomainOp domain,
                                    ValueRange ivs, ArrayRef<int64_t> shift,
                                    IRMapping &mapping,
                                    const llvm::DenseSet<Operation *> *slice) {
   unsigned rank = domain.getRank();
+  mapInductionVars(builder, domain, ivs, shift, mapping);
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
     if (slice && !slice->contains(&op))
       continue;

@@ -30,6 +30,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
   if (options.scatter == ScatterLowering::Gather) {
     StencilScatterToGatherPassOptions toGather;
     toGather.boundary = options.boundary;
+    toGather.maxExactNests = options.maxExactNests;
+    toGather.maxGatherOps = options.maxGatherOps;
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
   pm.addPass(createConvertStencilToAffinePass(toAffine));
@@ -47,11 +49,13 @@ void mlir::stencil::buildConvertToOMPPipeline(
   // Math ops LLVM has intrinsics for first (they vectorize); the rest
   // (cbrt, atan2, tan, ...) become libm calls.
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createStencilCheckLibmNamesPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (options.cInterface)
     pm.addPass(createStencilAnnotateNoAliasPass());
+  pm.addPass(createStencilVerifyLoweredPass());
 }
 
 void mlir::stencil::registerStencilPipelines() {

@@ -15,6 +15,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <limits>
 #include <map>
 
 namespace mlir::stencil {
@@ -54,6 +55,17 @@ public:
 
   /// Emits the nests at the builder's insertion point.
   void emit(OpBuilder &builder, BoundaryStrategy strategy);
+
+  /// Returns the number of nests of the compact form: a core plus two slabs
+  /// per dimension whose statements have more than one offset.
+  unsigned getCompactNestCount() const;
+  /// Returns the number of boxes of the exact split before empty ones are
+  /// dropped, the product of `2 m_k - 1` over dimensions with `m_k`
+  /// distinct offsets, saturated at UINT64_MAX.
+  uint64_t getExactBoxCount() const;
+  /// Returns the number of body ops that `nests` nests evaluating every
+  /// statement would clone: each statement recomputes its slice of the body.
+  uint64_t estimateClonedOps(uint64_t nests) const;
 
 private:
   /// Per-dimension lower/upper bound of the statement `s`'s valid output
@@ -374,6 +386,37 @@ void GatherEmitter::emitExact(OpBuilder &builder) {
   }
 }
 
+unsigned GatherEmitter::getCompactNestCount() const {
+  unsigned nests = 1;
+  for (unsigned k = 0; k < rank; ++k)
+    if (minOffset(k) != maxOffset(k))
+      nests += 2;
+  return nests;
+}
+
+uint64_t GatherEmitter::getExactBoxCount() const {
+  uint64_t boxes = 1;
+  for (unsigned k = 0; k < rank; ++k) {
+    llvm::SmallDenseSet<int64_t> distinct;
+    for (const Statement &stmt : stmts)
+      distinct.insert(stmt.offset[k]);
+    uint64_t pieces = 2 * distinct.size() - 1;
+    if (boxes > std::numeric_limits<uint64_t>::max() / pieces)
+      return std::numeric_limits<uint64_t>::max();
+    boxes *= pieces;
+  }
+  return boxes;
+}
+
+uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
+  uint64_t perNest = 0;
+  for (const llvm::DenseSet<Operation *> &slice : slices)
+    perNest += slice.size() + 1;
+  if (nests != 0 && perNest > std::numeric_limits<uint64_t>::max() / nests)
+    return std::numeric_limits<uint64_t>::max();
+  return perNest * nests;
+}
+
 void GatherEmitter::emit(OpBuilder &builder, BoundaryStrategy strategy) {
   if (strategy == BoundaryStrategy::Exact)
     emitExact(builder);
@@ -417,6 +460,48 @@ struct StencilScatterToGatherPass
           StencilScatterToGatherPass> {
   using Base::Base;
 
+  /// Applies the work limits. `exact` falls back to `compact`, with a
+  /// remark, above max-exact-nests boxes or when its nests would clone more
+  /// than max-gather-ops body ops; a compact form above max-gather-ops is an
+  /// error, so that no input makes the conversion run for minutes without
+  /// saying why.
+  FailureOr<BoundaryStrategy> chooseStrategy(DomainOp domain,
+                                             const GatherEmitter &emitter) {
+    uint64_t maxExactNests = this->maxExactNests.getValue();
+    uint64_t maxGatherOps = this->maxGatherOps.getValue();
+    uint64_t compactNests = emitter.getCompactNestCount();
+    if (boundary == BoundaryStrategy::Exact) {
+      // The boxes plus the compact fallback for small domains.
+      uint64_t boxes = emitter.getExactBoxCount();
+      uint64_t ops = emitter.estimateClonedOps(
+          boxes > maxExactNests ? boxes : boxes + compactNests);
+      if (boxes <= maxExactNests && ops <= maxGatherOps)
+        return BoundaryStrategy::Exact;
+      InFlightDiagnostic remark = domain.emitRemark();
+      if (boxes > maxExactNests)
+        remark << "boundary=exact would split this domain into up to "
+               << boxes << " boxes, more than max-exact-nests="
+               << maxExactNests;
+      else
+        remark << "boundary=exact would clone about " << ops
+               << " body ops, more than max-gather-ops=" << maxGatherOps;
+      remark << "; using boundary=compact (" << compactNests << " nests)";
+    }
+    uint64_t ops = emitter.estimateClonedOps(compactNests);
+    if (ops <= maxGatherOps)
+      return BoundaryStrategy::Compact;
+    domain.emitOpError()
+        << "has a gather form that would clone about " << ops
+        << " body ops (" << compactNests
+        << " nests, each recomputing every shifted statement), more than "
+           "max-gather-ops="
+        << maxGatherOps
+        << "; a nonlinear body grows with the square of the number of taps. "
+           "Lower it with scatter=serial or scatter=atomic, or raise "
+           "max-gather-ops";
+    return failure();
+  }
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<DomainOp> domains;
@@ -430,7 +515,11 @@ struct StencilScatterToGatherPass
       DomainOp writes = splitResults(rewriter, domain);
       rewriter.setInsertionPoint(writes);
       GatherEmitter emitter(writes);
-      emitter.emit(rewriter, boundary);
+      FailureOr<BoundaryStrategy> strategy = chooseStrategy(writes, emitter);
+      if (failed(strategy))
+        return signalPassFailure();
+      emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
+      emitter.emit(rewriter, *strategy);
       if (reportNests)
         writes.emitRemark()
             << "gather form: " << emitter.counts.core << " core, "

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::stencil {
@@ -208,12 +209,24 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(domain);
+  Location loc = domain.getLoc();
   if (domain.getNumResults() != 0) {
+    // An empty domain sums to zero.
+    SmallVector<Value> zeros;
+    for (Type type : domain.getResultTypes())
+      zeros.push_back(arith::ConstantOp::create(
+          rewriter, loc, type, rewriter.getFloatAttr(type, 0.0)));
+    scf::IfOp nonEmpty = emitNonEmptyGuard(rewriter, loc, bounds, zeros);
     SmallVector<Value> sums =
         lowerReduction(rewriter, domain, bounds, parallel, atomic);
+    if (nonEmpty) {
+      scf::YieldOp::create(rewriter, loc, sums);
+      sums.assign(nonEmpty.getResults().begin(), nonEmpty.getResults().end());
+    }
     rewriter.replaceOp(domain, sums);
     return success();
   }
+  emitNonEmptyGuard(rewriter, loc, bounds);
   buildLoopNest(rewriter, domain.getLoc(), bounds, parallel,
                 [&](OpBuilder &b, Location, ValueRange ivs) {
                   IRMapping mapping;

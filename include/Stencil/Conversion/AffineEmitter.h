@@ -11,6 +11,8 @@
 
 #include "Stencil/Dialect/StencilOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -46,6 +48,19 @@ LogicalResult checkBoundsAreAffineSymbols(DomainOp domain);
 /// Returns the bounds of `domain`, one single-result map per dimension.
 NestBounds getDomainBounds(DomainOp domain);
 
+/// Emits, at the builder's insertion point, an `scf.if` that runs its then
+/// block only if `bounds` are non-empty in exact arithmetic, and moves the
+/// builder into that block. Bounds are evaluated in 128 bits, where they
+/// cannot overflow (bound constants are at most 2^40 in magnitude), so a
+/// domain that is empty runs nothing even where its bounds or the bounds
+/// derived from them wrap around in 64 bits. With `elseValues`, the `scf.if`
+/// returns values of their types, its else block yields them, and the
+/// caller terminates the then block with an `scf.yield`. Emits nothing and returns null when every bound is a constant:
+/// the emptiness is then known statically and nothing wraps.
+scf::IfOp emitNonEmptyGuard(OpBuilder &builder, Location loc,
+                            const NestBounds &bounds,
+                            ValueRange elseValues = {});
+
 /// Returns a symbol-only single-result map `()[s...] -> (expr)` over
 /// `numSymbols` symbols.
 AffineMap symbolMap(AffineExpr expr, unsigned numSymbols);
@@ -76,9 +91,16 @@ AffineMap getAccessMap(AccessOpInterface access, unsigned rank,
 void collectBodySlice(DomainOp domain, ValueRange roots,
                       llvm::DenseSet<Operation *> &slice);
 
+/// Maps each induction variable of `domain` that the body uses to the
+/// coordinate `ivs[k] + shift[k]` in `mapping` (an `affine.apply` where the
+/// shift is non-zero), unless `mapping` already holds it.
+void mapInductionVars(OpBuilder &builder, DomainOp domain, ValueRange ivs,
+                      ArrayRef<int64_t> shift, IRMapping &mapping);
+
 /// Evaluates the body of `domain` at point `ivs + shift`: clones every op
 /// that is neither a write nor the terminator (only those in `slice` when
-/// it is non-null), turning gathers into `affine.load`. Results are recorded
+/// it is non-null), turning gathers into `affine.load` and the induction
+/// variables into the coordinates of that point. Results are recorded
 /// in `mapping`; ops whose results `mapping` already holds are not cloned
 /// again, so calls sharing a mapping (same point) share their work.
 void emitBodyValues(OpBuilder &builder, DomainOp domain, ValueRange ivs,

@@ -20,6 +20,9 @@ class ArithDialect;
 namespace memref {
 class MemRefDialect;
 } // namespace memref
+namespace scf {
+class SCFDialect;
+} // namespace scf
 namespace LLVM {
 class LLVMDialect;
 } // namespace LLVM
@@ -45,6 +48,11 @@ enum class BoundaryStrategy {
   /// PerforAD's disjoint split into boxes of unguarded statements.
   Exact,
 };
+
+/// Default work limits of the scatter-to-gather conversion (pass and
+/// pipeline options `max-exact-nests` and `max-gather-ops`).
+constexpr uint64_t kDefaultMaxExactNests = 1024;
+constexpr uint64_t kDefaultMaxGatherOps = 50000;
 
 #define GEN_PASS_DECL
 #include "Stencil/Conversion/Passes.h.inc"

@@ -51,6 +51,7 @@ def ConvertStencilToAffinePass
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
   let options = [
     Option<"scatter", "scatter", "::mlir::stencil::ScatterMode",
@@ -98,7 +99,18 @@ def StencilScatterToGatherPass
     contributions are added at a point is fixed by the program, so results
     do not depend on the number of threads. No atomics, no copies, no extra
     memory. A domain that also computes results is split first: a copy
-    without writes keeps the results.
+    without writes keeps the results. The nests run only if the domain is
+    non-empty in exact (128-bit) arithmetic, so that bounds that wrap
+    around in 64 bits never start a loop.
+
+    Work limits keep the conversion fast on any input. The exact split has
+    up to `prod_k (2 m_k - 1)` boxes for `m_k` distinct offsets in dimension
+    `k`; above `max-exact-nests` the domain uses the compact form and a
+    remark says so. Every nest evaluates every shifted statement, and each
+    statement recomputes the part of the body it depends on, so the cloned
+    body grows with nests times statements times body size (quadratically
+    in the number of taps for a nonlinear body): above `max-gather-ops`
+    the pass fails with an error at the domain.
 
     #### Input invariant
     - Bound operands are valid affine symbols where the domain stands.
@@ -111,6 +123,7 @@ def StencilScatterToGatherPass
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
   ];
   let options = [
     Option<"boundary", "boundary", "::mlir::stencil::BoundaryStrategy",
@@ -122,6 +135,14 @@ def StencilScatterToGatherPass
                         "PerforAD's disjoint split, guarded by a size check"))}]>,
     Option<"reportNests", "report-nests", "bool", "false",
            "Emit a remark at each converted domain with its nest counts">,
+    Option<"maxExactNests", "max-exact-nests", "uint64_t",
+           "::mlir::stencil::kDefaultMaxExactNests",
+           "Above this many boxes, boundary=exact falls back to compact "
+           "(with a remark)">,
+    Option<"maxGatherOps", "max-gather-ops", "uint64_t",
+           "::mlir::stencil::kDefaultMaxGatherOps",
+           "Fail on a domain whose gather form would clone more body ops "
+           "than this (nests times the shifted statements' body slices)">,
   ];
 }
 
@@ -215,6 +236,49 @@ def StencilAnnotateNoAliasPass
       (allocated pointer, aligned pointer, offset, sizes, strides).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def StencilCheckLibmNamesPass
+    : Pass<"stencil-check-libm-names", "::mlir::ModuleOp"> {
+  let summary = "Reject module symbols that would capture libm calls";
+  let description = [{
+    Upstream `--convert-math-to-libm` rewrites math ops that have no LLVM
+    intrinsic (`math.cbrt`, `math.tan`, `math.atan2`, `math.erf`, ...) into
+    calls to the libm function of that name, and if the module already has
+    a symbol of that name it calls it instead. A user function named `cbrt`
+    would then silently replace libm's, or break the call's verification.
+    This pass runs just before it and reports each math op whose libm
+    callee names a symbol of the module, unless that symbol is a bodiless
+    declaration with exactly the op's signature (a declaration of libm's
+    own function). It asks the upstream patterns which callee they would
+    use, so it follows upstream's list of functions.
+
+    #### Input invariant
+    - None.
+
+    #### Output IR
+    - Unchanged; the pass only diagnoses.
+  }];
+}
+
+def StencilVerifyLoweredPass
+    : Pass<"stencil-verify-lowered", "::mlir::ModuleOp"> {
+  let summary = "Fail unless only LLVM and OpenMP dialect ops remain";
+  let description = [{
+    The conversions to the LLVM dialect are partial: an op they cannot
+    convert stays behind silently (for example a `func.func` whose
+    signature uses `tf32`, which has no LLVM type) and `mlir-translate`
+    fails later, far from the cause. The last pass of `convert-to-omp`
+    walks the module and reports the first op that is neither in the
+    `llvm` nor in the `omp` dialect (OpenMP ops are translated by
+    `mlir-translate`), so that the pipeline fails at that op.
+
+    #### Input invariant
+    - A module after the conversion to the LLVM dialect.
+
+    #### Output IR
+    - Unchanged; the pass only diagnoses.
+  }];
 }
 
 #endif // STENCIL_CONVERSION_PASSES_TD

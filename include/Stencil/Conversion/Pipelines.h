@@ -49,6 +49,16 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "per-dimension peeling, at most 2d+1 nests (default)"),
           clEnumValN(BoundaryStrategy::Exact, "exact",
                      "PerforAD's disjoint split, guarded by a size check"))};
+  PassOptions::Option<uint64_t> maxExactNests{
+      *this, "max-exact-nests",
+      llvm::cl::desc("Above this many boxes, boundary=exact falls back to "
+                     "compact (with a remark)"),
+      llvm::cl::init(kDefaultMaxExactNests)};
+  PassOptions::Option<uint64_t> maxGatherOps{
+      *this, "max-gather-ops",
+      llvm::cl::desc("Fail on a domain whose gather form would clone more "
+                     "body ops than this"),
+      llvm::cl::init(kDefaultMaxGatherOps)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Allow FMA contraction (changes results in the last "
