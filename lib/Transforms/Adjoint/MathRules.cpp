@@ -40,7 +40,9 @@ Value dCos(RuleBuilder &rb, Value x, Value) {
   return rb.neg(math::SinOp::create(rb.b, rb.loc, x));
 }
 Value dTan(RuleBuilder &rb, Value, Value z) {
-  return rb.add(rb.cst(z, 1.0), rb.mul(z, z));
+  Value one = rb.cst(z, 1.0);
+  Value z2 = rb.mul(z, z);
+  return rb.add(one, z2);
 }
 Value dExp(RuleBuilder &, Value, Value z) { return z; }
 Value dExp2(RuleBuilder &rb, Value, Value z) {
@@ -53,13 +55,22 @@ Value dLog(RuleBuilder &rb, Value x, Value) {
   return rb.div(rb.cst(x, 1.0), x);
 }
 Value dLog2(RuleBuilder &rb, Value x, Value) {
-  return rb.div(rb.cst(x, 1.0), rb.mul(x, rb.cst(x, M_LN2)));
+  Value num = rb.cst(x, 1.0);
+  Value ln2 = rb.cst(x, M_LN2);
+  Value den = rb.mul(x, ln2);
+  return rb.div(num, den);
 }
 Value dLog10(RuleBuilder &rb, Value x, Value) {
-  return rb.div(rb.cst(x, 1.0), rb.mul(x, rb.cst(x, M_LN10)));
+  Value num = rb.cst(x, 1.0);
+  Value ln10 = rb.cst(x, M_LN10);
+  Value den = rb.mul(x, ln10);
+  return rb.div(num, den);
 }
 Value dLog1p(RuleBuilder &rb, Value x, Value) {
-  return rb.div(rb.cst(x, 1.0), rb.add(rb.cst(x, 1.0), x));
+  Value num = rb.cst(x, 1.0);
+  Value one = rb.cst(x, 1.0);
+  Value den = rb.add(one, x);
+  return rb.div(num, den);
 }
 Value dSqrt(RuleBuilder &rb, Value, Value z) {
   return rb.div(rb.cst(z, 0.5), z);
@@ -71,7 +82,9 @@ Value dCbrt(RuleBuilder &rb, Value x, Value z) {
   return rb.div(z, rb.mul(rb.cst(x, 3.0), x));
 }
 Value dTanh(RuleBuilder &rb, Value, Value z) {
-  return rb.sub(rb.cst(z, 1.0), rb.mul(z, z));
+  Value one = rb.cst(z, 1.0);
+  Value z2 = rb.mul(z, z);
+  return rb.sub(one, z2);
 }
 Value dSinh(RuleBuilder &rb, Value x, Value) {
   return math::CoshOp::create(rb.b, rb.loc, x);
@@ -80,22 +93,30 @@ Value dCosh(RuleBuilder &rb, Value x, Value) {
   return math::SinhOp::create(rb.b, rb.loc, x);
 }
 Value dAtan(RuleBuilder &rb, Value x, Value) {
-  return rb.div(rb.cst(x, 1.0), rb.add(rb.cst(x, 1.0), rb.mul(x, x)));
+  Value num = rb.cst(x, 1.0);
+  Value one = rb.cst(x, 1.0);
+  Value x2 = rb.mul(x, x);
+  Value den = rb.add(one, x2);
+  return rb.div(num, den);
 }
 /// sign(x), with 0 at x = 0 (and for NaN).
 Value dAbs(RuleBuilder &rb, Value x, Value) {
   Value zero = rb.cst(x, 0.0);
   Value positive = rb.cmp(arith::CmpFPredicate::OGT, x, zero);
   Value negative = rb.cmp(arith::CmpFPredicate::OLT, x, zero);
-  return rb.select(positive, rb.cst(x, 1.0),
-                   rb.select(negative, rb.cst(x, -1.0), zero));
+  Value one = rb.cst(x, 1.0);
+  Value minusOne = rb.cst(x, -1.0);
+  Value nonPositive = rb.select(negative, minusOne, zero);
+  return rb.select(positive, one, nonPositive);
 }
 
 /// z = atan2(y, x): y_b += z_b * x / (x^2 + y^2), x_b -= z_b * y / (x^2 + y^2).
 struct Atan2Rule : FloatRule<Atan2Rule, math::Atan2Op> {
   LogicalResult propagate(math::Atan2Op op, RuleBuilder &rb) const {
     Value y = rb.primal(op.getLhs()), x = rb.primal(op.getRhs());
-    Value norm = rb.add(rb.mul(x, x), rb.mul(y, y));
+    Value x2 = rb.mul(x, x);
+    Value y2 = rb.mul(y, y);
+    Value norm = rb.add(x2, y2);
     rb.chain(op.getLhs(), [&] { return rb.div(x, norm); });
     rb.chain(op.getRhs(), [&] { return rb.neg(rb.div(y, norm)); });
     return success();
@@ -146,8 +167,9 @@ struct CopySignRule : FloatRule<CopySignRule, math::CopySignOp> {
     rb.chain(op.getLhs(), [&] {
       Value a = rb.primal(op.getLhs()), b = rb.primal(op.getRhs());
       Value one = rb.cst(a, 1.0);
-      return rb.mul(math::CopySignOp::create(rb.b, rb.loc, one, a),
-                    math::CopySignOp::create(rb.b, rb.loc, one, b));
+      Value signA = math::CopySignOp::create(rb.b, rb.loc, one, a);
+      Value signB = math::CopySignOp::create(rb.b, rb.loc, one, b);
+      return rb.mul(signA, signB);
     });
     return success();
   }

@@ -18,6 +18,13 @@ namespace mlir::stencil::rules {
 
 /// What a single-result float rule works with: the builder, the state and
 /// the adjoint `adj` of the op's result.
+///
+/// Every helper below creates an op at the insertion point. C++ leaves the
+/// evaluation order of function arguments unspecified (GCC evaluates them
+/// right to left, Clang left to right), so never pass two op-creating calls
+/// as arguments of one call, as in `rb.add(rb.cst(z, 1.0), rb.mul(z, z))`:
+/// bind them to locals first, in the order the ops should appear, so that
+/// the emitted IR does not depend on the compiler.
 class RuleBuilder {
 public:
   RuleBuilder(OpBuilder &builder, Location loc, AdjointState &state,
