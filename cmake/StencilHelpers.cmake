@@ -16,5 +16,9 @@ function(add_stencil_library name)
   install(TARGETS ${name} EXPORT StencilTargets
     ARCHIVE DESTINATION lib
     LIBRARY DESTINATION lib)
+  if(STENCIL_SANITIZER_FLAGS)
+    # Instrumented archives need the sanitizer runtimes in whatever links them.
+    target_link_options(${name} INTERFACE ${STENCIL_SANITIZER_FLAGS})
+  endif()
   set_property(GLOBAL APPEND PROPERTY STENCIL_EXPORTED_LIBS ${name})
 endfunction()

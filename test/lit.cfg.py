@@ -27,6 +27,8 @@ config.substitutions.append(("%stencil_src", config.stencil_src_root))
 config.substitutions.append(("%stencil_obj", config.stencil_obj_root))
 
 llvm_config.use_default_substitutions()
+# Sanitizer settings reach the tools of a STENCIL_SANITIZE build.
+llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"])
 # Same FileCheck strictness as upstream MLIR.
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 
