@@ -5,7 +5,8 @@
 // transposing `dims` with different extents per dimension, a domain result
 // that a later domain divides by (so the first domain is replayed and its
 // result gets a gradient), a top-level scalar op on an active scalar, and
-// two returned results (the C interface then returns them through a struct).
+// two returned results (the C interface then returns them through a struct),
+// and a coefficient computed from the induction variables.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,4 +63,33 @@ func.func @normalise(%u: memref<?xf64> {stencil.active},
   }
   %ret = arith.mulf %t#0, %k : f64
   return %ret, %t#1 : f64, f64
+}
+
+// A position-dependent coefficient from the induction variables:
+// r[i][j] = (1 + i/4 - j/2) * u[i+1][j] * sin(u[i][j-1]). The gather form
+// evaluates each shifted statement at q - o, so the coefficient must use
+// the shifted position too.
+func.func @position(%u: memref<?x?xf64> {stencil.active},
+                    %r: memref<?x?xf64> {stencil.active},
+                    %n: index, %m: index) {
+  stencil.domain (%i, %j) = (0, 1) to (%n - 1, %m) {
+    %a = stencil.gather %u[1, 0] : memref<?x?xf64>
+    %b = stencil.gather %u[0, -1] : memref<?x?xf64>
+    %s = math.sin %b : f64
+    %ii = arith.index_cast %i : index to i64
+    %jj = arith.index_cast %j : index to i64
+    %fi = arith.sitofp %ii : i64 to f64
+    %fj = arith.sitofp %jj : i64 to f64
+    %quarter = arith.constant 0.25 : f64
+    %half = arith.constant 0.5 : f64
+    %one = arith.constant 1.0 : f64
+    %ti = arith.mulf %quarter, %fi : f64
+    %tj = arith.mulf %half, %fj : f64
+    %c0 = arith.addf %one, %ti : f64
+    %c = arith.subf %c0, %tj : f64
+    %as = arith.mulf %a, %s : f64
+    %v = arith.mulf %c, %as : f64
+    stencil.store %v to %r : memref<?x?xf64>
+  }
+  return
 }
