@@ -35,12 +35,15 @@ STAGES = [
      " size check, four single-point statements and the parallel core"
      " `[2, n-1)` reproduce the paper's listing; the core evaluates the three"
      " contributions and updates `u_b[j]` with one load and one store. Smaller"
-     " domains take the compact nests of the `else` branch.",
+     " domains take the compact nests of the `else` branch. Everything runs"
+     " under an `scf.if` that tests, in 128-bit arithmetic, that the domain"
+     " is not empty, so that bounds that wrap in 64 bits run nothing.",
      ["--stencil-adjoint", "--stencil-scatter-to-gather=boundary=exact",
       "--canonicalize", "--cse"], "paper1d_adjoint"),
     ("4. `--convert-stencil-to-affine`: affine loops (primal)",
-     "The domain becomes an `affine.parallel`; gathers become `affine.load`"
-     " with the offsets folded into the access maps.",
+     "The domain becomes an `affine.parallel`, under the same exact"
+     " emptiness test; gathers become `affine.load` with the offsets folded"
+     " into the access maps.",
      ["--convert-stencil-to-affine", "--canonicalize", "--cse"], "paper1d"),
     ("5. `--lower-affine`: SCF",
      "Upstream lowering: `scf.parallel` with `memref.load`/`store`.",
