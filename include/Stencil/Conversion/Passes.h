@@ -51,7 +51,7 @@ enum class BoundaryStrategy {
 
 /// Default work limits of the scatter-to-gather conversion (pass and
 /// pipeline options `max-exact-nests` and `max-gather-ops`).
-constexpr uint64_t kDefaultMaxExactNests = 1024;
+constexpr uint64_t kDefaultMaxExactNests = 256;
 constexpr uint64_t kDefaultMaxGatherOps = 50000;
 
 #define GEN_PASS_DECL
