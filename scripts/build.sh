@@ -4,8 +4,10 @@
 # Configures the project with clang-22, lld and the Debian LLVM/MLIR 22
 # packages (TOOLCHAIN.md section 3) and builds every target. The build
 # directory is `build/` at the repository root unless BUILD_DIR is set;
-# JOBS (default: number of cores) limits Ninja's parallelism. Extra arguments
-# are passed to the CMake configure step (e.g. -DSTENCIL_BUILD_BENCHMARKS=OFF).
+# JOBS (default: number of cores) limits Ninja's parallelism; BUILD_TARGETS
+# (default: all) names the Ninja targets to build. Extra arguments are passed
+# to the CMake configure step (e.g. -DSTENCIL_BUILD_BENCHMARKS=OFF, or
+# -DCMAKE_CXX_COMPILER=g++ to build with GCC: later -D options win).
 #
 #===----------------------------------------------------------------------===//
 set -euo pipefail
@@ -24,4 +26,5 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
   -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" \
   "$@"
 
-ninja -C "$BUILD_DIR" -j "$JOBS"
+# shellcheck disable=SC2086 # BUILD_TARGETS is a list of targets
+ninja -C "$BUILD_DIR" -j "$JOBS" ${BUILD_TARGETS:-}

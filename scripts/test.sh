@@ -1,25 +1,37 @@
 #!/usr/bin/env bash
-#===- test.sh - Install, build and run both test suites --------------------===//
+#===- test.sh - Install, build and run every test -------------------------===//
 #
-# Installs the dependencies, builds the project, then runs `check-stencil`
-# (fast, executes nothing) and `check-stencil-integration` (lowers, compiles
-# and runs code; installs the build tree and builds examples/embed against
-# it). Both suites always run; the script exits non-zero if the build or any
-# test fails, and its last line is `N passed, N failed` over both suites (a
-# failed build or a suite that fails before lit reports counts as one).
+# Installs the dependencies (and checks the install path with
+# `install-deps.sh --check`), then builds and tests three configurations:
 #
-# Environment: BUILD_DIR (default build/), JOBS.
+#   build/      clang-22, Release: check-stencil (fast, executes nothing) and
+#               check-stencil-integration (lowers, compiles and runs code;
+#               installs the build tree and builds examples/embed against it)
+#   build-gcc/  GCC, the compiler only: check-stencil (the IR the passes
+#               emit must not depend on the host compiler)
+#   build-san/  clang-22 with AddressSanitizer, UndefinedBehaviorSanitizer
+#               and libFuzzer coverage: check-stencil,
+#               check-stencil-integration, then 60 s of scripts/fuzz.sh
+#
+# Every suite always runs; the script exits non-zero if a build or any test
+# fails, and its last line is `N passed, N failed` over all of them (a failed
+# build, a suite that fails before lit reports, or a failed fuzz run counts
+# as one failure). docs/Testing.md describes each part.
+#
+# Environment: BUILD_DIR (default build/), JOBS, STENCIL_TEST_QUICK=1 (only
+# the build/ configuration), FUZZ_SECONDS (default 60).
 #
 #===----------------------------------------------------------------------===//
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-JOBS="${JOBS:-$(nproc)}"
+export JOBS="${JOBS:-$(nproc)}"
+GCC_BUILD_DIR="${GCC_BUILD_DIR:-$ROOT/build-gcc}"
+SAN_BUILD_DIR="${SAN_BUILD_DIR:-$ROOT/build-san}"
 
 passed=0
 failed=0
-status=0
 
 # The install path runs on every machine: --check resolves every package
 # and simulates the install even where everything is already installed.
@@ -28,16 +40,6 @@ if ! "$ROOT/scripts/install-deps.sh" || ! "$ROOT/scripts/install-deps.sh" --chec
   echo "0 passed, 1 failed"
   exit 1
 fi
-# A failed full build (e.g. of the benchmarks) counts as one failure; the
-# suites still run, since they only need stencil-opt and the libraries.
-if ! "$ROOT/scripts/build.sh"; then
-  echo "test.sh: the build failed; running the test suites anyway" >&2
-  status=1
-  failed=1
-fi
-
-LOG_DIR="$BUILD_DIR/test-logs"
-mkdir -p "$LOG_DIR"
 
 # count <log> <label...>: sums lit's summary lines such as "  Passed: 12 (80.00%)".
 count() {
@@ -50,27 +52,61 @@ count() {
   echo "$n"
 }
 
-for target in check-stencil check-stencil-integration; do
-  log="$LOG_DIR/$target.log"
-  echo "== ninja $target"
+# build <dir> <cmake args...>: configures and builds; a failure counts as one
+# failed test (the suites still run: they may need only part of the build).
+build() {
+  local dir="$1"
+  shift
+  echo "== build $dir"
+  if ! BUILD_DIR="$dir" "$ROOT/scripts/build.sh" "$@"; then
+    echo "test.sh: the build of $dir failed; running its suites anyway" >&2
+    failed=$((failed + 1))
+  fi
+}
+
+# suite <dir> <target>: runs a lit suite and adds its counts.
+suite() {
+  local dir="$1" target="$2" log rc=0 p f
+  log="$dir/test-logs/$target.log"
+  mkdir -p "$dir/test-logs"
+  echo "== ninja -C $dir $target"
   # Output goes through tee (which never closes the pipe early, see
   # TOOLCHAIN.md pitfall 12) so that it is both shown and kept for parsing.
-  rc=0
-  ninja -C "$BUILD_DIR" -j "$JOBS" "$target" 2>&1 | tee "$log" || rc=$?
+  ninja -C "$dir" -j "$JOBS" "$target" 2>&1 | tee "$log" || rc=$?
   p="$(count "$log" Passed "Expectedly Failed")"
   f="$(count "$log" Failed Unresolved "Timed Out" "Unexpectedly Passed")"
-  if [ "$rc" -ne 0 ]; then
-    status=1
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     # A failure before lit reported anything (e.g. a build error) still counts.
-    if [ "$f" -eq 0 ]; then
-      f=1
-      echo "test.sh: $target failed before lit reported results (see $log)" >&2
-    fi
+    f=1
+    echo "test.sh: $target in $dir failed before lit reported results (see $log)" >&2
   fi
   passed=$((passed + p))
   failed=$((failed + f))
-done
+}
 
-[ "$failed" -eq 0 ] || status=1
+build "$BUILD_DIR"
+suite "$BUILD_DIR" check-stencil
+suite "$BUILD_DIR" check-stencil-integration
+
+if [ "${STENCIL_TEST_QUICK:-0}" != 1 ]; then
+  BUILD_TARGETS="stencil-opt stencil-compile" build "$GCC_BUILD_DIR" \
+    -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DSTENCIL_BUILD_BENCHMARKS=OFF
+  suite "$GCC_BUILD_DIR" check-stencil
+
+  build "$SAN_BUILD_DIR" -DSTENCIL_SANITIZE=address,undefined \
+    -DSTENCIL_BUILD_FUZZER=ON -DSTENCIL_BUILD_BENCHMARKS=OFF
+  # LLVM's own allocations at exit are not ours to fix: no leak checking.
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+  suite "$SAN_BUILD_DIR" check-stencil
+  suite "$SAN_BUILD_DIR" check-stencil-integration
+  echo "== scripts/fuzz.sh ${FUZZ_SECONDS:-60}"
+  if SAN_BUILD_DIR="$SAN_BUILD_DIR" "$ROOT/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"; then
+    passed=$((passed + 1))
+  else
+    echo "test.sh: the fuzzer found a failure (see $SAN_BUILD_DIR/fuzz/artifacts)" >&2
+    failed=$((failed + 1))
+  fi
+fi
+
 echo "$passed passed, $failed failed"
-exit "$status"
+[ "$failed" -eq 0 ]
