@@ -178,6 +178,13 @@ def StencilAllowContractionPass
     results in the last bits, so the pipeline only runs it when asked
     (`convert-to-omp="fp-contract=1"`); results stay independent of the
     thread count.
+
+    #### Input invariant
+    - None; it runs where arith ops still exist (before the LLVM
+      conversion).
+
+    #### Output IR
+    - The same ops, each arith op with fast-math flags also `contract`.
   }];
 }
 
@@ -193,6 +200,9 @@ def StencilInlineAllocaScopesPass
     region holds no `memref.alloca` of its own is a no-op: this pass inlines
     such scopes. (The upstream canonicalization keeps them because it treats
     calls as possibly allocating.)
+
+    #### Input invariant
+    - None (typically the output of `convert-scf-to-openmp`).
 
     #### Output IR
     - The same IR without alloca scopes that allocate nothing.
@@ -211,6 +221,10 @@ def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
     that `--stencil-annotate-noalias` can mark their data pointers `noalias`
     after the LLVM lowering: arrays passed to a stencil function must not
     overlap (docs/Dialect.md).
+
+    #### Input invariant
+    - `func.func` ops not yet converted to the LLVM dialect; memref
+      arguments will be expanded with the default calling convention.
 
     #### Output IR
     - The same functions, with the two attributes added.
@@ -234,6 +248,11 @@ def StencilAnnotateNoAliasPass
     #### Input invariant
     - Memref arguments were expanded with the default calling convention
       (allocated pointer, aligned pointer, offset, sizes, strides).
+
+    #### Output IR
+    - The same LLVM dialect, with `llvm.noalias` on the recorded pointer
+      arguments, alias scope metadata on the loads and stores of those
+      arrays, and without `stencil.noalias_args`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
