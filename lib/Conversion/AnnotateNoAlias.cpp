@@ -1,15 +1,18 @@
 //===- AnnotateNoAlias.cpp - noalias on array data pointers -----*- C++ -*-===//
 //
 // This file implements --stencil-annotate-noalias: after the LLVM lowering,
-// the data pointers of the array arguments recorded by --stencil-prepare-abi
-// are marked `llvm.noalias`.
+// the data pointers of the array arguments of functions that
+// --stencil-prepare-abi marked `stencil.noalias` become `llvm.noalias`, and
+// their loads and stores get alias scopes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/StencilDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILANNOTATENOALIASPASS
@@ -44,24 +47,68 @@ static Value traceBasePointer(Value ptr) {
   return Value();
 }
 
-/// Gives every load and store of `func` that provably accesses the array
-/// held by argument pair `arrays[2k], arrays[2k+1]` the alias scope of that
-/// array, and marks it as not aliasing the other arrays. Unlike `noalias`
-/// on arguments, this metadata stays on the accesses when the OpenMP
-/// translation outlines a parallel region into a function that receives
-/// the pointers through a struct.
-static void annotateAliasScopes(LLVM::LLVMFuncOp func,
-                                ArrayRef<int32_t> arrays) {
+/// Returns true if `type` is a memref descriptor of the default calling
+/// convention: a struct starting with the allocated pointer, the aligned
+/// pointer and the offset.
+static bool isMemRefDescriptor(Type type) {
+  auto descriptor = dyn_cast<LLVM::LLVMStructType>(type);
+  if (!descriptor || descriptor.getBody().size() < 3)
+    return false;
+  ArrayRef<Type> body = descriptor.getBody();
+  return isa<LLVM::LLVMPointerType>(body[0]) &&
+         isa<LLVM::LLVMPointerType>(body[1]) && body[2].isInteger(64);
+}
+
+/// Finds the arrays among the arguments of `func`, from the IR rather than
+/// from positions: the LLVM lowering passes a memref as (allocated pointer,
+/// aligned pointer, offset, sizes, strides) and packs them back into a
+/// descriptor with an `llvm.insertvalue` chain in the entry block. Returns,
+/// for each descriptor so built, the pointer arguments stored into its
+/// fields 0 and 1. (An array the function never uses is not packed, and
+/// needs no marking.)
+static SmallVector<SmallVector<BlockArgument, 2>>
+findArrayArguments(LLVM::LLVMFuncOp func) {
+  Block &entry = func.getBody().front();
+  llvm::MapVector<Value, SmallVector<BlockArgument, 2>> byDescriptor;
+  for (auto insert : entry.getOps<LLVM::InsertValueOp>()) {
+    auto arg = dyn_cast<BlockArgument>(insert.getValue());
+    ArrayRef<int64_t> position = insert.getPosition();
+    if (!arg || arg.getOwner() != &entry || position.size() != 1 ||
+        position[0] > 1 || !isMemRefDescriptor(insert.getType()))
+      continue;
+    Value root = insert.getContainer();
+    while (auto previous = root.getDefiningOp<LLVM::InsertValueOp>())
+      root = previous.getContainer();
+    byDescriptor[root].push_back(arg);
+  }
+  // Number the arrays in argument order.
+  SmallVector<SmallVector<BlockArgument, 2>> arrays;
+  for (auto &entry : byDescriptor)
+    arrays.push_back(std::move(entry.second));
+  llvm::sort(arrays, [](const auto &a, const auto &b) {
+    return a.front().getArgNumber() < b.front().getArgNumber();
+  });
+  return arrays;
+}
+
+/// Gives every load and store of `func` that provably accesses one of
+/// `arrays` the alias scope of that array, and marks it as not aliasing the
+/// other arrays. Unlike `noalias` on arguments, this metadata stays on the
+/// accesses when the OpenMP translation outlines a parallel region into a
+/// function that receives the pointers through a struct.
+static void
+annotateAliasScopes(LLVM::LLVMFuncOp func,
+                    ArrayRef<SmallVector<BlockArgument, 2>> arrays) {
   MLIRContext *ctx = func.getContext();
   auto domain = LLVM::AliasScopeDomainAttr::get(
       ctx, StringAttr::get(ctx, "arrays of @" + func.getName().str()));
   llvm::DenseMap<Value, unsigned> arrayOf;
   SmallVector<Attribute> scopes;
-  for (size_t k = 0; k + 1 < arrays.size(); k += 2) {
-    arrayOf[func.getArgument(arrays[k])] = scopes.size();
-    arrayOf[func.getArgument(arrays[k + 1])] = scopes.size();
+  for (auto [index, pointers] : llvm::enumerate(arrays)) {
+    for (BlockArgument pointer : pointers)
+      arrayOf[pointer] = index;
     scopes.push_back(LLVM::AliasScopeAttr::get(
-        domain, StringAttr::get(ctx, "array " + std::to_string(k / 2))));
+        domain, StringAttr::get(ctx, "array " + std::to_string(index))));
   }
   if (scopes.size() < 2)
     return;
@@ -89,24 +136,18 @@ struct StencilAnnotateNoAliasPass
 
   void runOnOperation() override {
     Builder builder(&getContext());
+    StringLiteral marker = stencil::StencilDialect::NoaliasAttrHelper::getNameStr();
     for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>()) {
-      auto arrays = func->getAttrOfType<DenseI32ArrayAttr>(
-          "stencil.noalias_args");
-      if (!arrays || func.isExternal())
+      if (!func->removeAttr(marker) || func.isExternal())
         continue;
-      func->removeAttr("stencil.noalias_args");
-      // The positions were computed from the original signature; check that
-      // each still names a pointer before marking it.
-      unsigned numArgs = func.getNumArguments();
-      if (!llvm::all_of(arrays.asArrayRef(), [&](int32_t position) {
-            return position >= 0 && static_cast<unsigned>(position) < numArgs &&
-                   isa<LLVM::LLVMPointerType>(
-                       func.getArgumentTypes()[position]);
-          }))
-        continue;
-      for (int32_t position : arrays.asArrayRef())
-        func.setArgAttr(position, "llvm.noalias", builder.getUnitAttr());
-      annotateAliasScopes(func, arrays.asArrayRef());
+      SmallVector<SmallVector<BlockArgument, 2>> arrays =
+          findArrayArguments(func);
+      for (ArrayRef<BlockArgument> pointers : arrays)
+        for (BlockArgument pointer : pointers)
+          func.setArgAttr(pointer.getArgNumber(),
+                          LLVM::LLVMDialect::getNoAliasAttrName(),
+                          builder.getUnitAttr());
+      annotateAliasScopes(func, arrays);
     }
   }
 };

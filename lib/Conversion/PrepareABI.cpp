@@ -1,12 +1,14 @@
 //===- PrepareABI.cpp - Mark functions for the C ABI ------------*- C++ -*-===//
 //
 // This file implements --stencil-prepare-abi: public functions get
-// `llvm.emit_c_interface`, and their array arguments are recorded for
-// --stencil-annotate-noalias.
+// `llvm.emit_c_interface`, and those with array arguments `stencil.noalias`,
+// which --stencil-annotate-noalias turns into LLVM aliasing facts. It drops
+// `stencil.active` from their arguments.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/StencilDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -30,27 +32,15 @@ struct StencilPrepareABIPass
       if (func.isExternal() || !func.isPublic())
         continue;
       func->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
-      // With the default calling convention a rank-r memref expands into
-      // (allocated, aligned, offset, sizes[r], strides[r]) and a scalar into
-      // one argument. Record where the data pointers will be; give up on
-      // signatures with other argument types.
-      SmallVector<int32_t> pointers;
-      int32_t position = 0;
-      bool known = true;
-      for (Type type : func.getArgumentTypes()) {
-        if (auto memref = dyn_cast<MemRefType>(type)) {
-          pointers.push_back(position);
-          pointers.push_back(position + 1);
-          position += 3 + 2 * memref.getRank();
-        } else if (type.isIntOrIndexOrFloat()) {
-          position += 1;
-        } else {
-          known = false;
-        }
-      }
-      if (known && !pointers.empty())
-        func->setAttr("stencil.noalias_args",
-                      builder.getDenseI32ArrayAttr(pointers));
+      // `stencil.active` means nothing past differentiation, and the
+      // lowering would copy it onto the wrapper's descriptor pointers.
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        func.removeArgAttr(
+            i, stencil::StencilDialect::ActiveAttrHelper::getNameStr());
+      // The ABI contract: the arrays passed to one call do not overlap.
+      if (llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<MemRefType>))
+        func->setAttr(stencil::StencilDialect::NoaliasAttrHelper::getNameStr(),
+                      builder.getUnitAttr());
     }
   }
 };

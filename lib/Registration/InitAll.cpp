@@ -34,6 +34,12 @@ void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
   // --convert-to-llvm silently converts nothing.
   registerAllExtensions(registry);
   registerAllAdjointRules(registry);
+  // The dialect verifies its attributes (`stencil.active`, ...) only while
+  // it is loaded. A module may carry them on func ops before any stencil op
+  // appears, so load it with func.
+  registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *) {
+    ctx->getOrLoadDialect<StencilDialect>();
+  });
 }
 
 void mlir::stencil::registerAllStencilPasses() {

@@ -215,19 +215,21 @@ def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
   let description = [{
     Adds `llvm.emit_c_interface` to every public `func.func` that has a
     body, so that the LLVM lowering emits a `_mlir_ciface_<name>` wrapper
-    taking pointers to memref descriptors (see docs/ABI.md). It also records
-    where the data pointers of array arguments will be, in the
-    `stencil.noalias_args` attribute, so
-    that `--stencil-annotate-noalias` can mark their data pointers `noalias`
-    after the LLVM lowering: arrays passed to a stencil function must not
-    overlap (docs/Dialect.md).
+    taking pointers to memref descriptors (see docs/ABI.md). Those with
+    array arguments also get `stencil.noalias`, the ABI's promise that the
+    arrays passed to one call do not overlap (docs/Dialect.md);
+    `--stencil-annotate-noalias` states it to LLVM after the lowering.
+    `stencil.active` is removed from their arguments: it means nothing past
+    differentiation, and the lowering would copy it onto the wrapper's
+    descriptor pointers, where the dialect verifier rejects it.
 
     #### Input invariant
     - `func.func` ops not yet converted to the LLVM dialect; memref
       arguments will be expanded with the default calling convention.
 
     #### Output IR
-    - The same functions, with the two attributes added.
+    - The same functions, with `llvm.emit_c_interface` and, where they take
+      arrays, `stencil.noalias` added, and without `stencil.active`.
   }];
 }
 
@@ -235,24 +237,31 @@ def StencilAnnotateNoAliasPass
     : Pass<"stencil-annotate-noalias", "::mlir::ModuleOp"> {
   let summary = "Mark the data pointers of array arguments noalias";
   let description = [{
-    Runs after the lowering to the LLVM dialect. For every `llvm.func`
-    carrying `stencil.noalias_args` (set by `--stencil-prepare-abi`), adds
-    `llvm.noalias` to the allocated and aligned pointers of each expanded
-    memref descriptor argument. It also gives every load and store traced
-    back to one of those arrays an alias scope of its own and marks it as not
-    aliasing the other arrays: argument `noalias` is lost when the OpenMP
-    translation outlines a parallel region (the pointers then arrive through
-    a struct), while scope metadata on the accesses survives, so LLVM can
-    vectorize the loops of parallel regions without runtime alias checks.
+    Runs after the lowering to the LLVM dialect. In every `llvm.func`
+    marked `stencil.noalias` (by `--stencil-prepare-abi`) it finds the
+    arrays from the IR, not from argument positions: the lowering passes a
+    memref as (allocated pointer, aligned pointer, offset, sizes, strides)
+    and packs these back into a descriptor with `llvm.insertvalue` in the
+    entry block, so the pointer arguments stored into fields 0 and 1 of one
+    descriptor are one array's. Upstream's `llvm.noalias` on a `func.func`
+    memref argument is not used: the default calling convention drops
+    argument attributes of arguments that expand to several.
+
+    Those pointer arguments get `llvm.noalias`. Every load and store traced
+    back to one of the arrays also gets an alias scope of its own and is
+    marked as not aliasing the other arrays: argument `noalias` is lost
+    when the OpenMP translation outlines a parallel region (the pointers
+    then arrive through a struct), while scope metadata on the accesses
+    survives, so LLVM can vectorize the loops of parallel regions without
+    runtime alias checks.
 
     #### Input invariant
-    - Memref arguments were expanded with the default calling convention
-      (allocated pointer, aligned pointer, offset, sizes, strides).
+    - LLVM dialect from the default memref calling convention.
 
     #### Output IR
-    - The same LLVM dialect, with `llvm.noalias` on the recorded pointer
+    - The same LLVM dialect, with `llvm.noalias` on the arrays' pointer
       arguments, alias scope metadata on the loads and stores of those
-      arrays, and without `stencil.noalias_args`.
+      arrays, and without `stencil.noalias`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

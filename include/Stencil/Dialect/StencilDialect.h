@@ -7,7 +7,9 @@
 #ifndef STENCIL_DIALECT_STENCILDIALECT_H
 #define STENCIL_DIALECT_STENCILDIALECT_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "Stencil/Dialect/StencilOpsDialect.h.inc"
 

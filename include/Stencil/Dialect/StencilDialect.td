@@ -26,6 +26,28 @@ def Stencil_Dialect : Dialect {
     into race-free gather stencils.
   }];
   let cppNamespace = "::mlir::stencil";
+
+  // The dialect's attributes on other dialects' ops. Each is checked by
+  // StencilDialect::verifyOperationAttribute or verifyRegionArgAttribute;
+  // any other `stencil.` attribute is rejected, so a misspelt one is an
+  // error instead of being ignored.
+  //  - `stencil.active` (unit, on an f32/f64 or memref-of-f32/f64 function
+  //    argument): --stencil-adjoint differentiates with respect to it.
+  //  - `stencil.partials` (array of function symbols, on a call with one
+  //    result): the partial derivative of the callee in each operand.
+  //  - `stencil.adjoint_of` (symbol, on a function): set by
+  //    --stencil-adjoint on the adjoint it creates, naming the primal.
+  //  - `stencil.noalias` (unit, on a function): set by --stencil-prepare-abi;
+  //    the function's arrays do not overlap, which
+  //    --stencil-annotate-noalias states to LLVM after the lowering.
+  let discardableAttrs = (ins
+    "::mlir::UnitAttr":$active,
+    "::mlir::ArrayAttr":$partials,
+    "::mlir::FlatSymbolRefAttr":$adjoint_of,
+    "::mlir::UnitAttr":$noalias
+  );
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 /// Base class of all stencil ops.

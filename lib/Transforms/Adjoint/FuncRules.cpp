@@ -9,6 +9,7 @@
 
 #include "RuleBuilder.h"
 
+#include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Transforms/AdjointRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +22,8 @@ using namespace mlir::stencil;
 using namespace mlir::stencil::rules;
 
 /// The attribute listing the partial derivatives of a call.
-static constexpr StringLiteral kPartialsAttr = "stencil.partials";
+static constexpr StringLiteral kPartialsAttr =
+    StencilDialect::PartialsAttrHelper::getNameStr();
 
 namespace {
 
@@ -35,10 +37,7 @@ struct CallRule : FloatRule<CallRule, func::CallOp> {
              << "has no adjoint rule: name the partial derivative of @"
              << call.getCallee() << " with respect to each operand in a `"
              << kPartialsAttr << "` array of function symbols";
-    if (call.getNumResults() != 1 || partials.size() != call.getNumOperands())
-      return call.emitOpError()
-             << "must have one result and one `" << kPartialsAttr
-             << "` entry per operand to be differentiated";
+    // The dialect verifier has checked one result and one entry per operand.
     SmallVector<Value> operands;
     for (Value operand : call.getOperands())
       operands.push_back(rb.primal(operand));

@@ -1,12 +1,17 @@
 // RUN: stencil-opt %s --stencil-prepare-abi | FileCheck %s
 
-// Public functions with a body get the C interface wrapper, and the
-// positions their array data pointers will have once memrefs are expanded
-// (allocated and aligned pointer, offset, sizes, strides): a rank-2 memref
-// takes 7 arguments, so the second array starts at 7.
+// Public functions with a body get the C interface wrapper, and those with
+// arrays the promise that the arrays do not overlap, whatever else they take.
+// Differentiation markers are dropped.
 // CHECK-LABEL: func.func @kernel
-// CHECK-SAME: attributes {llvm.emit_c_interface, stencil.noalias_args = array<i32: 0, 1, 7, 8>}
-func.func @kernel(%u: memref<?x?xf64>, %r: memref<?xf32>, %a: f64, %n: index) {
+// CHECK-NOT: stencil.active
+// CHECK-SAME: attributes {llvm.emit_c_interface, stencil.noalias}
+func.func @kernel(%u: memref<?x?xf64> {stencil.active}, %r: memref<?xf32>, %a: f64 {stencil.active}, %n: index) {
+  return
+}
+// CHECK-LABEL: func.func @vector_argument
+// CHECK-SAME: attributes {llvm.emit_c_interface, stencil.noalias}
+func.func @vector_argument(%v: vector<4xf64>, %r: memref<?xf64>) {
   return
 }
 
@@ -20,7 +25,7 @@ func.func private @helper(%u: memref<?xf64>) {
 }
 func.func private @decl(%u: memref<?xf64>)
 
-// Without arrays there is nothing to record.
+// Without arrays there is nothing to promise.
 // CHECK-LABEL: func.func @scalars
 // CHECK-SAME: attributes {llvm.emit_c_interface} {
 func.func @scalars(%a: f64) -> f64 {

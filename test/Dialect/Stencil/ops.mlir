@@ -279,11 +279,11 @@ func.func @body_ops(%u: memref<?xf64>, %r: memref<?xf64>, %dt: f64, %n: index) {
 // CHECK-SAME: %[[U:.*]]: memref<?xf64>, %[[R:.*]]: memref<?xf64>, %[[N:.*]]: index)
 func.func @domain_attributes(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
   // CHECK: stencil.domain (%{{.*}}) = (0) to (%[[N]]) {
-  // CHECK: } attributes {stencil.tag = "primal"}
+  // CHECK: } attributes {test.tag = "primal"}
   stencil.domain (%i) = (0) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
     stencil.store %x to %r : memref<?xf64>
-  } attributes {stencil.tag = "primal"}
+  } attributes {test.tag = "primal"}
   return
 }
 

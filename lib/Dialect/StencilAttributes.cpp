@@ -1,0 +1,105 @@
+//===- StencilAttributes.cpp - The dialect's discardable attributes -*- C++ -*-===//
+//
+// This file verifies the `stencil.` attributes that sit on other dialects'
+// ops and on function arguments (declared in StencilDialect.td). Every
+// consumer reads them through the dialect's attribute helpers, so the name
+// and the meaning of each are defined once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Dialect/StencilDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+static bool isStencilFloat(Type type) { return type.isF32() || type.isF64(); }
+
+/// True for the types `stencil.active` may mark: f32/f64 scalars and memrefs
+/// of f32/f64.
+static bool isDifferentiable(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return isStencilFloat(memref.getElementType());
+  return isStencilFloat(type);
+}
+
+/// `stencil.partials` on a call: one function symbol per operand, one result.
+static LogicalResult verifyPartials(Operation *op, Attribute value) {
+  StringLiteral name = StencilDialect::PartialsAttrHelper::getNameStr();
+  auto call = dyn_cast<CallOpInterface>(op);
+  if (!call)
+    return op->emitOpError() << "'" << name << "' is only valid on a call";
+  auto partials = dyn_cast<ArrayAttr>(value);
+  if (!partials || !llvm::all_of(partials, llvm::IsaPred<FlatSymbolRefAttr>))
+    return op->emitOpError() << "'" << name
+                           << "' must be an array of function symbols";
+  if (op->getNumResults() != 1 ||
+      partials.size() != call.getArgOperands().size())
+    return op->emitOpError() << "'" << name
+                           << "' needs a call with one result and one entry "
+                              "per operand; this call has "
+                           << op->getNumResults() << " result(s), "
+                           << call.getArgOperands().size()
+                           << " operand(s) and " << partials.size()
+                           << " entries";
+  return success();
+}
+
+/// `stencil.adjoint_of` and `stencil.noalias` on a function.
+static LogicalResult verifyFunctionAttr(Operation *op, NamedAttribute attr,
+                                        bool isSymbol) {
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitOpError() << "'" << attr.getName().getValue()
+                           << "' is only valid on a function";
+  if (isSymbol ? !isa<FlatSymbolRefAttr>(attr.getValue())
+               : !isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << attr.getName().getValue() << "' must be "
+                           << (isSymbol ? "a function symbol" : "a unit attribute");
+  return success();
+}
+
+LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == PartialsAttrHelper::getNameStr())
+    return verifyPartials(op, attr.getValue());
+  if (name == AdjointOfAttrHelper::getNameStr())
+    return verifyFunctionAttr(op, attr, /*isSymbol=*/true);
+  if (name == NoaliasAttrHelper::getNameStr())
+    return verifyFunctionAttr(op, attr, /*isSymbol=*/false);
+  if (name == ActiveAttrHelper::getNameStr())
+    return op->emitOpError() << "'" << name
+                           << "' is only valid on a function argument";
+  return op->emitOpError() << "unknown attribute '" << name
+                         << "' of the stencil dialect";
+}
+
+LogicalResult StencilDialect::verifyRegionArgAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned argIndex,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != ActiveAttrHelper::getNameStr())
+    return op->emitOpError() << "'" << name
+                           << "' is not an argument attribute (argument #"
+                           << argIndex << ")";
+  // Function arguments arrive here even for declarations, which have no
+  // block: take the type from the signature.
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || regionIndex != 0 || argIndex >= func.getNumArguments())
+    return op->emitOpError() << "'" << name
+                           << "' is only valid on a function argument";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' must be a unit attribute";
+  Type type = func.getArgumentTypes()[argIndex];
+  if (!isDifferentiable(type))
+    return op->emitOpError() << "argument #" << argIndex << " is marked "
+                           << name << " but has type " << type
+                           << "; only f32/f64 scalars and memrefs of f32/f64 "
+                              "can be active";
+  return success();
+}

@@ -1,0 +1,140 @@
+// RUN: stencil-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// The dialect's attributes on other ops (StencilDialect.td,
+// lib/Dialect/StencilAttributes.cpp): the valid forms round-trip, and one
+// case per diagnostic of the verifier.
+
+// CHECK-LABEL: func.func @valid
+// CHECK-SAME: %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: f32 {stencil.active}
+// CHECK-SAME: attributes {stencil.noalias}
+// CHECK: call @f(%{{.*}}, %{{.*}}) {stencil.partials = [@df_da, @df_db]}
+// CHECK-LABEL: func.func @valid_adjoint
+// CHECK-SAME: attributes {stencil.adjoint_of = @valid}
+func.func private @f(f32, f32) -> f32
+func.func private @df_da(f32, f32) -> f32
+func.func private @df_db(f32, f32) -> f32
+func.func @valid(%u: memref<?xf64> {stencil.active}, %s: f32 {stencil.active})
+    -> f32 attributes {stencil.noalias} {
+  %z = func.call @f(%s, %s) {stencil.partials = [@df_da, @df_db]} : (f32, f32) -> f32
+  return %z : f32
+}
+func.func @valid_adjoint() attributes {stencil.adjoint_of = @valid} {
+  return
+}
+// Declarations are checked from their signature.
+// CHECK-LABEL: func.func private @declared
+func.func private @declared(memref<?xf32> {stencil.active})
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0 is marked stencil.active but has type 'memref<?xi32>'; only f32/f64 scalars and memrefs of f32/f64 can be active}}
+func.func @active_int_array(%u: memref<?xi32> {stencil.active}, %n: index) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #1 is marked stencil.active but has type 'index'; only f32/f64 scalars and memrefs of f32/f64 can be active}}
+func.func @active_index(%u: memref<?xf64> {stencil.active}, %n: index {stencil.active}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #1 is marked stencil.active but has type 'memref<?xi32>'}}
+func.func private @active_declaration(memref<?xf32>, memref<?xi32> {stencil.active})
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.active' must be a unit attribute}}
+func.func @active_value(%u: memref<?xf64> {stencil.active = 1 : i32}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.active' is only valid on a function argument}}
+func.func @active_on_op() attributes {stencil.active} {
+  return
+}
+
+// -----
+
+// A misspelt attribute is an error, not silently ignored.
+// expected-error@+1 {{'func.func' op 'stencil.actve' is not an argument attribute (argument #0)}}
+func.func @misspelt_argument(%u: memref<?xf64> {stencil.actve}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.noalias' is not an argument attribute (argument #0)}}
+func.func @noalias_argument(%u: memref<?xf64> {stencil.noalias}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op unknown attribute 'stencil.adjoint' of the stencil dialect}}
+func.func @misspelt_op_attribute() attributes {stencil.adjoint = @f} {
+  return
+}
+
+// -----
+
+func.func private @f(f64) -> f64
+func.func @partials_not_symbols(%a: f64) -> f64 {
+  // expected-error@+1 {{'func.call' op 'stencil.partials' must be an array of function symbols}}
+  %z = func.call @f(%a) {stencil.partials = ["df"]} : (f64) -> f64
+  return %z : f64
+}
+
+// -----
+
+func.func private @f(f64, f64) -> f64
+func.func private @df(f64, f64) -> f64
+func.func @too_few_partials(%a: f64) -> f64 {
+  // expected-error@+1 {{'func.call' op 'stencil.partials' needs a call with one result and one entry per operand; this call has 1 result(s), 2 operand(s) and 1 entries}}
+  %z = func.call @f(%a, %a) {stencil.partials = [@df]} : (f64, f64) -> f64
+  return %z : f64
+}
+
+// -----
+
+func.func private @g(f64) -> (f64, f64)
+func.func private @dg(f64) -> f64
+func.func @two_results(%a: f64) -> f64 {
+  // expected-error@+1 {{'func.call' op 'stencil.partials' needs a call with one result and one entry per operand; this call has 2 result(s), 1 operand(s) and 1 entries}}
+  %y, %z = func.call @g(%a) {stencil.partials = [@dg]} : (f64) -> (f64, f64)
+  return %z : f64
+}
+
+// -----
+
+func.func @partials_not_call(%a: f64) -> f64 {
+  // expected-error@+1 {{'arith.addf' op 'stencil.partials' is only valid on a call}}
+  %z = arith.addf %a, %a {stencil.partials = [@df]} : f64
+  return %z : f64
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.adjoint_of' must be a function symbol}}
+func.func @adjoint_of_string() attributes {stencil.adjoint_of = "primal"} {
+  return
+}
+
+// -----
+
+func.func @adjoint_of_not_function(%a: f64) -> f64 {
+  // expected-error@+1 {{'arith.negf' op 'stencil.adjoint_of' is only valid on a function}}
+  %z = arith.negf %a {stencil.adjoint_of = @f} : f64
+  return %z : f64
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.noalias' must be a unit attribute}}
+func.func @noalias_value() attributes {stencil.noalias = true} {
+  return
+}
