@@ -38,11 +38,11 @@ Array &Array::operator=(Array &&other) noexcept {
 Array::~Array() { bench_free(ptr); }
 
 MemRef1D Array::view1D() const {
-  return {ptr, ptr, 0, {static_cast<int64_t>(count)}, {1}};
+  return stencil_memref1d_f64(ptr, static_cast<int64_t>(count));
 }
 
 MemRef3D Array::view3D(int64_t n) const {
-  return {ptr, ptr, 0, {n, n, n}, {n * n, n, 1}};
+  return stencil_memref3d_f64(ptr, n, n, n);
 }
 
 //===----------------------------------------------------------------------===//

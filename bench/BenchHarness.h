@@ -1,7 +1,8 @@
 //===- BenchHarness.h - Kernel registry of stencil-bench ---------*- C++ -*-===//
 //
 // This file declares the pieces shared by the kernel drivers of
-// stencil-bench: the memref descriptors of the C interface (docs/ABI.md),
+// stencil-bench: the memref descriptors of the C interface (docs/ABI.md,
+// Stencil/ABI/StencilABI.h),
 // an owning array type with parallel first touch, the variant list and the
 // `StencilKernel` base class that every Bench<Kernel>.cpp implements.
 //
@@ -11,6 +12,7 @@
 #define STENCIL_BENCH_BENCHHARNESS_H
 
 #include "BenchSupport.h"
+#include "Stencil/ABI/StencilABI.h"
 
 #include <cstdint>
 #include <memory>
@@ -23,23 +25,10 @@ namespace stencil::bench {
 // C interface
 //===----------------------------------------------------------------------===//
 
-/// Descriptor of a `memref<?xf64>` at the C interface (`_mlir_ciface_`).
-struct MemRef1D {
-  double *allocated;
-  double *aligned;
-  int64_t offset;
-  int64_t sizes[1];
-  int64_t strides[1];
-};
-
-/// Descriptor of a `memref<?x?x?xf64>` at the C interface.
-struct MemRef3D {
-  double *allocated;
-  double *aligned;
-  int64_t offset;
-  int64_t sizes[3];
-  int64_t strides[3];
-};
+/// Descriptors of `memref<?xf64>` and `memref<?x?x?xf64>` at the C
+/// interface (`_mlir_ciface_`), from the installed ABI header.
+using MemRef1D = StencilMemRef1D_f64;
+using MemRef3D = StencilMemRef3D_f64;
 
 //===----------------------------------------------------------------------===//
 // Arrays

@@ -13,14 +13,13 @@ install(DIRECTORY ${STENCIL_BINARY_DIR}/include/Stencil DESTINATION include
   FILES_MATCHING PATTERN "*.inc"
   PATTERN "CMakeFiles" EXCLUDE)
 
-# stencil-opt installs itself (tools/stencil-opt); stencil-compile finds it
-# next to itself in bin/. The installed stencil-opt keeps LLVM's library
-# directory in its RUNPATH: libMLIR.so (MLIR_LINK_MLIR_DYLIB=ON) lives only
-# there.
-install(PROGRAMS ${STENCIL_SOURCE_DIR}/scripts/stencil-compile DESTINATION bin)
-if(TARGET stencil-opt)
-  set_property(TARGET stencil-opt APPEND PROPERTY INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
-endif()
+# The tools install themselves (tools/). They keep LLVM's library directory
+# in their RUNPATH: libMLIR.so (MLIR_LINK_MLIR_DYLIB=ON) lives only there.
+foreach(tool stencil-opt stencil-translate stencil-compile)
+  if(TARGET ${tool})
+    set_property(TARGET ${tool} APPEND PROPERTY INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+  endif()
+endforeach()
 
 install(EXPORT StencilTargets NAMESPACE Stencil:: DESTINATION lib/cmake/Stencil)
 
@@ -34,4 +33,5 @@ write_basic_package_version_file(
 install(FILES
   ${STENCIL_BINARY_DIR}/lib/cmake/Stencil/StencilConfig.cmake
   ${STENCIL_BINARY_DIR}/lib/cmake/Stencil/StencilConfigVersion.cmake
+  ${STENCIL_SOURCE_DIR}/cmake/StencilKernel.cmake
   DESTINATION lib/cmake/Stencil)

@@ -35,7 +35,7 @@ PACKAGES=(
   ninja-build
   cmake
   lld
-  python3           # lit, scripts/stencil-compile
+  python3           # lit, the test generators and checkers
   debootstrap       # scripts/fresh-machine-test.sh
 )
 

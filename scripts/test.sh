@@ -89,7 +89,7 @@ suite "$BUILD_DIR" check-stencil
 suite "$BUILD_DIR" check-stencil-integration
 
 if [ "${STENCIL_TEST_QUICK:-0}" != 1 ]; then
-  BUILD_TARGETS="stencil-opt stencil-compile" build "$GCC_BUILD_DIR" \
+  BUILD_TARGETS="stencil-opt stencil-translate stencil-compile" build "$GCC_BUILD_DIR" \
     -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DSTENCIL_BUILD_BENCHMARKS=OFF
   suite "$GCC_BUILD_DIR" check-stencil
 

@@ -51,7 +51,10 @@ config.substitutions.append(("%c_compiler", config.c_compiler))
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
 tools = [
     "stencil-opt",
+    "stencil-translate",
     "stencil-compile",
+    # Built only with clang (examples/CMakeLists.txt); integration tests only.
+    ToolSubst("wave3d-example", unresolved="ignore"),
     "mlir-opt",
     "mlir-translate",
     "mlir-runner",

@@ -2,7 +2,7 @@
 //
 // The main job: examples/wave3d.mlir compiled with
 //   stencil-compile examples/wave3d.mlir -o wave3d.o --header wave3d.h \
-//       --passes "--stencil-adjoint --convert-to-omp"
+//       --stencil-adjoint --convert-to-omp
 // and called from C. Runs the primal (J: (u_1, u_2) -> u, linear for fixed
 // c and D) and its gather adjoint (J^T), checks the dot-product test
 // <J v, w> = <v, J^T w>, prints a gradient checksum and the time of both.

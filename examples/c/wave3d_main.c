@@ -4,7 +4,7 @@
 // stencil-compile (docs/ABI.md):
 //
 //   stencil-compile examples/wave3d.mlir -o wave3d.o --header wave3d.h
-//   clang -O2 -ffp-contract=off -fopenmp -I. examples/c/wave3d_main.c \
+//   clang -O2 -ffp-contract=off -fopenmp -I. -Iinclude examples/c/wave3d_main.c \
 //     wave3d.o -L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -o wave3d
 //   OMP_NUM_THREADS=2 ./wave3d [n] [steps]
 //

@@ -24,6 +24,10 @@ void registerAllStencilDialects(DialectRegistry &registry);
 /// `parsePassPipeline("convert-to-omp")` and for `stencil-opt`).
 void registerAllStencilPasses();
 
+/// Registers the stencil translations (`--stencil-to-c-header`) for
+/// `stencil-translate`.
+void registerAllStencilTranslations();
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_INITALL_H

@@ -10,6 +10,7 @@
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Conversion/Pipelines.h"
 #include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Target/CInterface.h"
 #include "Stencil/Transforms/AdjointRules.h"
 #include "Stencil/Transforms/Passes.h"
 
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
 
 void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
   registry.insert<StencilDialect, affine::AffineDialect, arith::ArithDialect,
@@ -46,4 +48,20 @@ void mlir::stencil::registerAllStencilPasses() {
   registerStencilTransformsPasses();
   registerStencilConversionPasses();
   registerStencilPipelines();
+}
+
+void mlir::stencil::registerAllStencilTranslations() {
+  TranslateFromMLIRRegistration toCHeader(
+      "stencil-to-c-header",
+      "Write the C header declaring the module's C interface (docs/ABI.md)",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a builtin.module");
+        StringRef source = "<stdin>";
+        if (auto file = dyn_cast<FileLineColLoc>(module.getLoc()))
+          source = file.getFilename().getValue();
+        return emitCHeader(module, source, /*headerName=*/"", os);
+      },
+      registerAllStencilDialects);
 }

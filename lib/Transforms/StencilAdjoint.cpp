@@ -10,6 +10,7 @@
 #include "Stencil/Transforms/AdjointOpInterface.h"
 #include "Stencil/Transforms/Passes.h"
 
+#include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,7 +31,9 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 /// The attribute that marks an argument as active.
-static constexpr StringLiteral kActiveAttr = "stencil.active";
+/// The argument attribute that selects what to differentiate.
+static constexpr StringLiteral kActiveAttr =
+    StencilDialect::ActiveAttrHelper::getNameStr();
 
 /// Returns true if `type` is f32 or f64.
 static bool isStencilFloat(Type type) { return type.isF32() || type.isF64(); }
@@ -102,6 +105,7 @@ public:
 private:
   LogicalResult checkSupported();
   LogicalResult createAdjointFunction();
+  void nameAdjointArguments(Block *entry);
   void computeActivity();
   LogicalResult emitForwardSweep();
   LogicalResult emitReverseSweep();
@@ -150,17 +154,9 @@ LogicalResult FunctionDifferentiator::checkSupported() {
         "ops, memref.alloc/dealloc)");
   }
   for (BlockArgument arg : primal.getArguments()) {
-    if (!primal.getArgAttr(arg.getArgNumber(), kActiveAttr))
-      continue;
-    Type type = arg.getType();
-    auto memref = dyn_cast<MemRefType>(type);
-    if (!isStencilFloat(type) &&
-        !(memref && isStencilFloat(memref.getElementType())))
-      return primal.emitOpError()
-             << "argument #" << arg.getArgNumber() << " is marked "
-             << kActiveAttr << " but has type " << type
-             << "; only f32/f64 scalars and memrefs of f32/f64 can be active";
-    activeArgs.push_back(arg.getArgNumber());
+    // The dialect verifier has checked the types of active arguments.
+    if (primal.getArgAttr(arg.getArgNumber(), kActiveAttr))
+      activeArgs.push_back(arg.getArgNumber());
   }
   for (Type type : primal.getResultTypes())
     if (!isStencilFloat(type))
@@ -189,7 +185,7 @@ LogicalResult FunctionDifferentiator::createAdjointFunction() {
   adjoint = func::FuncOp::create(builder, primal.getLoc(), adjointName,
                                  builder.getFunctionType(types, {}));
   adjoint.setVisibility(primal.getVisibility());
-  adjoint->setAttr("stencil.adjoint_of",
+  adjoint->setAttr(StencilDialect::AdjointOfAttrHelper::getNameStr(),
                    FlatSymbolRefAttr::get(primal.getNameAttr()));
   Block *entry = adjoint.addEntryBlock();
   builder.setInsertionPointToStart(entry);
@@ -203,7 +199,33 @@ LogicalResult FunctionDifferentiator::createAdjointFunction() {
     if (isa<MemRefType>(arg.getType()))
       top.shadows[arg] = shadow;
   }
+  nameAdjointArguments(entry);
   return success();
+}
+
+void FunctionDifferentiator::nameAdjointArguments(Block *entry) {
+  // Argument names travel as NameLoc locations (the C header takes them
+  // from there): the primal's, then `<x>_b` for the shadow of x, then
+  // `seed` (`seed<i>` for several).
+  MLIRContext *ctx = primal.getContext();
+  auto named = [&](Location loc, const Twine &name) -> Location {
+    return NameLoc::get(StringAttr::get(ctx, name), loc);
+  };
+  unsigned numArgs = primal.getNumArguments();
+  for (unsigned i = 0; i < numArgs; ++i)
+    entry->getArgument(i).setLoc(primal.getArgument(i).getLoc());
+  for (auto [k, index] : llvm::enumerate(activeArgs)) {
+    Location loc = primal.getArgument(index).getLoc();
+    if (auto name = dyn_cast<NameLoc>(loc))
+      entry->getArgument(numArgs + k)
+          .setLoc(named(loc, name.getName().getValue() + "_b"));
+  }
+  unsigned firstSeed = numArgs + activeArgs.size();
+  unsigned numSeeds = entry->getNumArguments() - firstSeed;
+  for (unsigned k = 0; k < numSeeds; ++k)
+    entry->getArgument(firstSeed + k)
+        .setLoc(named(primal.getLoc(),
+                      numSeeds == 1 ? Twine("seed") : "seed" + Twine(k)));
 }
 
 void FunctionDifferentiator::computeActivity() {

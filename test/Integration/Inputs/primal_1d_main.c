@@ -14,15 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  double *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} M1;
+// The headers stencil-compile generates from the two examples.
+#include "burgers1d.h"
+#include "paper1d.h"
 
-void _mlir_ciface_paper1d(M1 *r, M1 *c, M1 *u, int64_t n);
-void _mlir_ciface_burgers1d(M1 *u, M1 *u_1, double C, double D, int64_t n);
+typedef StencilMemRef1D_f64 M1;
 
-static M1 view(double *p, int64_t n) { return (M1){p, p, 0, {n}, {1}}; }
+static M1 view(double *p, int64_t n) { return stencil_memref1d_f64(p, n); }
 
 static double input(int64_t i, int seed) {
   return sin(0.37 * (double)i + seed) + 0.25 * cos(1.3 * (double)i * seed);

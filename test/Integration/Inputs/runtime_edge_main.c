@@ -19,22 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { double *al, *d; int64_t off, sz[1], st[1]; } M1;
-typedef struct { float *al, *d; int64_t off, sz[1], st[1]; } M1f;
-typedef struct { double *al, *d; int64_t off, sz[4], st[4]; } M4;
-typedef struct { double *al, *d; int64_t off; } M0;
+// The header stencil-compile generates from runtime-edge.mlir.
+#include "runtime-edge.h"
 
-double _mlir_ciface_k1(M1 *r, M1 *u, M1 *c, int64_t lo, int64_t hi);
-void _mlir_ciface_k1_adjoint(M1 *r, M1 *u, M1 *c, int64_t lo, int64_t hi,
-                             M1 *rb, M1 *ub, double sb);
-void _mlir_ciface_k2(M1 *r, M1 *u, int64_t n);
-void _mlir_ciface_k2_adjoint(M1 *r, M1 *u, int64_t n, M1 *rb, M1 *ub);
-void _mlir_ciface_k4(M4 *r, M4 *u, M0 *s, double alpha, int64_t n);
-void _mlir_ciface_k4_adjoint(M4 *r, M4 *u, M0 *s, double alpha, int64_t n,
-                             M4 *rb, M4 *ub, M0 *alphab);
-void _mlir_ciface_k32(M1f *r, M1f *c, M1f *u, int64_t n);
-void _mlir_ciface_k32_adjoint(M1f *r, M1f *c, M1f *u, int64_t n, M1f *rb,
-                              M1f *ub);
+typedef StencilMemRef1D_f64 M1;
+typedef StencilMemRef1D_f32 M1f;
+typedef StencilMemRef4D_f64 M4;
+typedef StencilMemRef0D_f64 M0;
 void _mlir_ciface_k5(M1 *r, M1 *u, int64_t n);
 void _mlir_ciface_k5_adjoint(M1 *r, M1 *u, int64_t n, M1 *rb, M1 *ub);
 void _mlir_ciface_k6(M1 *r, M1 *u, int64_t n);
@@ -100,10 +91,10 @@ static int check_guards(const char *when) {
   return bad;
 }
 
-static M1 m1(double *d, int64_t n) { M1 m = {d, d, 0, {n}, {1}}; return m; }
-static M1f m1f(float *d, int64_t n) { M1f m = {d, d, 0, {n}, {1}}; return m; }
+static M1 m1(double *d, int64_t n) { return stencil_memref1d_f64(d, n); }
+static M1f m1f(float *d, int64_t n) { return stencil_memref1d_f32(d, n); }
 static M4 m4(double *d, int64_t n) {
-  M4 m = {d, d, 0, {n, n, n, n}, {n * n * n, n * n, n, 1}}; return m;
+  return stencil_memref4d_f64(d, n, n, n, n);
 }
 
 static uint64_t hash(const void *p, size_t bytes, uint64_t h) {
@@ -176,7 +167,7 @@ static int run_case(int argc, char **argv) {
     s[0] = 0.75; alphab[0] = 0.125;
     double alpha = 1.5;
     M4 mr = m4(r, n), mu = m4(u, n), mrb = m4(rb, n), mub = m4(ub, n);
-    M0 ms = {s, s, 0}, mab = {alphab, alphab, 0};
+    M0 ms = stencil_memref0d_f64(s), mab = stencil_memref0d_f64(alphab);
     _mlir_ciface_k4(&mr, &mu, &ms, alpha, n);
     bad |= check_guards("primal");
     _mlir_ciface_k4_adjoint(&mr, &mu, &ms, alpha, n, &mrb, &mub, &mab);

@@ -30,7 +30,7 @@
 #
 # Usage:
 #   check_adjoint.py cases.mlir cases.json [--mode serial|atomic|gather]
-#                    [--compare serial] [--stencil-opt PATH] [--workdir DIR]
+#                    [--compare serial] [--stencil-compile PATH] [--workdir DIR]
 #
 # Description format (JSON): {"cases": [{"name", "args", "sizes", "results",
 # "linear"}, ...]} where each arg is {"name", "kind": "array", "shape":
@@ -72,18 +72,17 @@ CMP_RTOL = 1e-12
 
 
 def find_tool(name, explicit=None):
-    """`explicit`, else `name` on PATH, else the source tree's build/bin or
-    scripts/ (for runs outside lit)."""
+    """`explicit`, else `name` on PATH, else the source tree's build/bin
+    (for runs outside lit)."""
     if explicit:
         return explicit
     found = shutil.which(name)
     if found:
         return found
     root = os.path.join(HERE, "..", "..", "..")
-    for d in (os.path.join(root, "build", "bin"), os.path.join(root, "scripts")):
-        p = os.path.join(d, name)
-        if os.access(p, os.X_OK):
-            return os.path.realpath(p)
+    p = os.path.join(root, "build", "bin", name)
+    if os.access(p, os.X_OK):
+        return os.path.realpath(p)
     return None
 
 
@@ -93,47 +92,23 @@ def run(cmd, log, **kwargs):
 
 
 def compile_module(mlir, mode, workdir, args, log):
-    """Builds `<workdir>/<mode>.so` from `mlir`; returns its path or None."""
+    """Builds `<workdir>/<mode>.so` from `mlir` with stencil-compile, the
+    project's one compile chain; returns its path or None."""
     passes = []
     if not args.no_adjoint_pass:
         opts = args.adjoint_options
         passes.append("--stencil-adjoint" + ("=" + opts if opts else ""))
     passes += shlex.split(args.extra_passes or "")
+    # One argument: stencil-compile parses the options of the pipeline
+    # ("scatter=gather boundary=exact") as stencil-opt does.
     passes.append("--convert-to-omp=scatter=%s" % mode)
     out = os.path.join(workdir, "%s.so" % mode)
-
-    compiler = args.compiler
-    stencil_compile = None
-    if compiler in ("auto", "stencil-compile"):
-        stencil_compile = find_tool("stencil-compile")
-        if not stencil_compile and compiler == "stencil-compile":
-            log.append("stencil-compile not found")
-            return None
-    if stencil_compile:
-        cmd = [sys.executable, stencil_compile, mlir, "-o", out, "--shared",
-               "--passes", " ".join(passes), "--stencil-opt", args.stencil_opt]
-        r = run(cmd, log)
-        if r.returncode == 0 and os.path.exists(out):
-            return out
+    # -O2: these libraries run once, and are many.
+    cmd = [args.stencil_compile, mlir, "-o", out, "--shared", "-O2"] + passes
+    r = run(cmd, log)
+    if r.returncode != 0 or not os.path.exists(out):
         log.append(r.stderr)
-        if compiler == "stencil-compile":
-            return None
-        log.append("stencil-compile failed; running the chain directly")
-
-    lowered = os.path.join(workdir, "%s.ll.mlir" % mode)
-    ll = os.path.join(workdir, "%s.ll" % mode)
-    steps = [
-        [args.stencil_opt, mlir] + passes + ["-o", lowered],
-        [os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir", lowered,
-         "-o", ll],
-        [os.path.join(LLVM_BIN, "clang"), "-O2", "-fopenmp",
-         "-Wno-override-module", "-shared", "-fPIC", ll, "-o", out],
-    ]
-    for cmd in steps:
-        r = run(cmd, log)
-        if r.returncode != 0:
-            log.append(r.stderr)
-            return None
+        return None
     return out
 
 
@@ -503,12 +478,8 @@ def main():
                         "gather, ... (passed through; default: %(default)s)")
     p.add_argument("--compare", metavar="MODE",
                    help="also build scatter=MODE and compare against it")
-    p.add_argument("--stencil-opt", dest="stencil_opt", help="stencil-opt binary")
-    p.add_argument("--compiler", choices=("auto", "chain", "stencil-compile"),
-                   default="auto",
-                   help="build with scripts/stencil-compile or run stencil-opt, "
-                        "mlir-translate and clang directly (auto: stencil-compile "
-                        "if found, the chain if it fails)")
+    p.add_argument("--stencil-compile", dest="stencil_compile",
+                   help="stencil-compile binary (default: on PATH, then build/bin)")
     p.add_argument("--adjoint-options", default="",
                    help="options of --stencil-adjoint, e.g. 'suffix=_b'")
     p.add_argument("--suffix", default="_adjoint",
@@ -529,9 +500,9 @@ def main():
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()
 
-    args.stencil_opt = find_tool("stencil-opt", args.stencil_opt)
-    if not args.stencil_opt:
-        sys.exit("check_adjoint: stencil-opt not found (use --stencil-opt)")
+    args.stencil_compile = find_tool("stencil-compile", args.stencil_compile)
+    if not args.stencil_compile:
+        sys.exit("check_adjoint: stencil-compile not found (use --stencil-compile)")
     with open(args.description) as f:
         desc = json.load(f)
     cases = desc["cases"]
@@ -557,13 +528,16 @@ def main():
     if args.verbose:
         print("\n".join(l for l in log if l.startswith("+")), file=sys.stderr)
 
+    # The thread checks need LLVM's OpenMP runtime; not finding it is a
+    # failure, not a reason to skip them (--no-threads skips them).
     omp = None
-    libomp = os.path.join(LLVM_LIB, "libomp.so")
-    try:
-        omp = ctypes.CDLL(libomp, mode=ctypes.RTLD_GLOBAL)
-    except OSError as e:
-        print("check_adjoint: cannot load %s (%s); no thread checks" % (libomp, e),
-              file=sys.stderr)
+    if not args.no_threads:
+        libomp = os.path.join(LLVM_LIB, "libomp.so")
+        try:
+            omp = ctypes.CDLL(libomp, mode=ctypes.RTLD_GLOBAL)
+        except OSError as e:
+            print("FAIL: cannot load %s (%s) for the thread checks" % (libomp, e))
+            sys.exit(1)
     loaded = {m: ctypes.CDLL(path) for m, path in libs.items()}
 
     checker = Checker(args, omp)

@@ -1,0 +1,66 @@
+//===- CInterface.h - The C interface of compiled stencil code ----*- C++ -*-===//
+//
+// This file declares the one place that knows how a stencil module is called
+// from C: which functions get a `_mlir_ciface_` entry point, how each
+// argument and result is passed, and the C header declaring them. Drivers,
+// the CMake function and the translation all go through it (docs/ABI.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_TARGET_CINTERFACE_H
+#define STENCIL_TARGET_CINTERFACE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::stencil {
+
+/// How one argument, or one result, crosses the C interface.
+struct CValue {
+  /// The C parameter or field name (a C identifier).
+  std::string name;
+  /// The C type: a scalar (`double`, `int64_t`, ...) or a descriptor
+  /// (`StencilMemRef3D_f64`), passed by pointer.
+  std::string type;
+  /// True for memrefs, passed as a pointer to a descriptor.
+  bool isDescriptor = false;
+  /// The MLIR type, as printed, for documentation.
+  std::string mlirType;
+};
+
+/// The `_mlir_ciface_<symbol>` entry point of one function.
+struct CEntryPoint {
+  std::string symbol;
+  std::vector<CValue> arguments;
+  std::vector<CValue> results;
+  /// How results come back: `Return` for a single scalar (the C return
+  /// value), `Pointer` for one memref or several results (a first
+  /// parameter pointing at a descriptor or at a `<symbol>_results` struct).
+  enum class ResultKind { None, Return, Pointer } resultKind = ResultKind::None;
+};
+
+/// Computes the entry points of `module`: its public `func.func` ops with a
+/// body and `llvm.emit_c_interface` (see --stencil-prepare-abi). Argument
+/// names come from `NameLoc` locations of the entry block arguments where
+/// present (see nameArgumentsFromSource), else `arg<i>`. Emits an error on
+/// the function and fails for a signature the interface cannot describe.
+FailureOr<std::vector<CEntryPoint>> planCInterface(ModuleOp module);
+
+/// Writes a C header declaring `entryPoints`. `source` names the input in
+/// the header's first comment; `guard` is its include guard.
+void printCHeader(ArrayRef<CEntryPoint> entryPoints, StringRef source,
+                  StringRef guard, raw_ostream &os);
+
+/// planCInterface then printCHeader, with an include guard derived from the
+/// header's file name `headerName` (from `source` if empty), so that headers
+/// generated from one source under different names can be included
+/// together.
+LogicalResult emitCHeader(ModuleOp module, StringRef source,
+                          StringRef headerName, raw_ostream &os);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_TARGET_CINTERFACE_H

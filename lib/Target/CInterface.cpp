@@ -1,0 +1,236 @@
+//===- CInterface.cpp - The C interface of compiled stencil code -*- C++ -*-===//
+//
+// This file implements the plan of a module's C interface (which entry
+// points, how each value is passed) and the C header printed from it. The
+// descriptor structs themselves are in the installed
+// include/Stencil/ABI/StencilABI.h, which the header includes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Target/CInterface.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// Must match STENCIL_ABI_MAX_RANK in include/Stencil/ABI/StencilABI.h.
+static constexpr int64_t kMaxDescriptorRank = 6;
+
+static std::string printType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// The C spelling of a scalar type at the C interface, or "" if it has none.
+static StringRef scalarCType(Type type) {
+  if (type.isF64())
+    return "double";
+  if (type.isF32())
+    return "float";
+  if (type.isIndex() || type.isInteger(64))
+    return "int64_t";
+  if (type.isInteger(32))
+    return "int32_t";
+  if (type.isInteger(16))
+    return "int16_t";
+  if (type.isInteger(8))
+    return "int8_t";
+  if (type.isInteger(1))
+    return "bool";
+  return "";
+}
+
+/// Describes how `type` crosses the interface; fails for types it cannot
+/// pass (the caller reports them).
+static FailureOr<CValue> describe(Type type) {
+  CValue value;
+  value.mlirType = printType(type);
+  if (StringRef scalar = scalarCType(type); !scalar.empty()) {
+    value.type = scalar.str();
+    return value;
+  }
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.getLayout().isIdentity() ||
+      memref.getMemorySpace() || memref.getRank() > kMaxDescriptorRank ||
+      !(memref.getElementType().isF32() || memref.getElementType().isF64()))
+    return failure();
+  value.type = "StencilMemRef" + std::to_string(memref.getRank()) + "D_" +
+               (memref.getElementType().isF64() ? "f64" : "f32");
+  value.isDescriptor = true;
+  return value;
+}
+
+static bool isCKeyword(StringRef name) {
+  static const llvm::StringSet<> keywords = {
+      "auto",     "bool",     "break",    "case",     "char",   "const",
+      "continue", "default",  "do",       "double",   "else",   "enum",
+      "extern",   "float",    "for",      "goto",     "if",     "inline",
+      "int",      "long",     "register", "restrict", "return", "short",
+      "signed",   "sizeof",   "static",   "struct",   "switch", "typedef",
+      "union",    "unsigned", "void",     "volatile", "while",  "class",
+      "new",      "delete",   "template", "this",     "operator",
+      "private",  "public",   "protected"};
+  return keywords.contains(name);
+}
+
+/// A C identifier for argument `index` named `name` in the IR, distinct
+/// from those in `taken`.
+static std::string cIdentifier(StringRef name, unsigned index,
+                               llvm::StringSet<> &taken) {
+  std::string id;
+  for (char c : name)
+    id += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (id.empty() || llvm::all_of(id, llvm::isDigit))
+    id = "arg" + std::to_string(index);
+  else if (llvm::isDigit(id.front()))
+    id = "_" + id;
+  if (isCKeyword(id))
+    id += "_";
+  while (!taken.insert(id).second)
+    id += "_";
+  return id;
+}
+
+/// The name an argument carries in the IR: a `NameLoc` location, if any.
+static StringRef argumentName(BlockArgument arg) {
+  if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+    return name.getName().getValue();
+  return "";
+}
+
+static FailureOr<CEntryPoint> planEntryPoint(func::FuncOp func) {
+  CEntryPoint entry;
+  entry.symbol = func.getSymName().str();
+  if (entry.symbol.empty() || llvm::isDigit(entry.symbol.front()) ||
+      !llvm::all_of(entry.symbol,
+                    [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return func.emitOpError()
+           << "has a C interface but its name is not a C identifier";
+  llvm::StringSet<> taken;
+  for (BlockArgument arg : func.getArguments()) {
+    FailureOr<CValue> value = describe(arg.getType());
+    if (failed(value))
+      return func.emitOpError()
+             << "argument #" << arg.getArgNumber() << " of type "
+             << arg.getType()
+             << " is not supported yet at the C interface (f32/f64 memrefs "
+                "of identity layout and rank <= "
+             << kMaxDescriptorRank << ", f32, f64, index, i1-i64)";
+    value->name = cIdentifier(argumentName(arg), arg.getArgNumber(), taken);
+    entry.arguments.push_back(std::move(*value));
+  }
+  for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
+    FailureOr<CValue> value = describe(type);
+    if (failed(value))
+      return func.emitOpError() << "result #" << index << " of type " << type
+                                << " is not supported yet at the C interface";
+    value->name = "r" + std::to_string(index);
+    entry.results.push_back(std::move(*value));
+  }
+  if (entry.results.size() == 1 && !entry.results.front().isDescriptor)
+    entry.resultKind = CEntryPoint::ResultKind::Return;
+  else if (!entry.results.empty())
+    entry.resultKind = CEntryPoint::ResultKind::Pointer;
+  return entry;
+}
+
+FailureOr<std::vector<CEntryPoint>>
+mlir::stencil::planCInterface(ModuleOp module) {
+  std::vector<CEntryPoint> entryPoints;
+  bool failedAny = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic() ||
+        !func->hasAttr("llvm.emit_c_interface"))
+      continue;
+    FailureOr<CEntryPoint> entry = planEntryPoint(func);
+    if (failed(entry))
+      failedAny = true;
+    else
+      entryPoints.push_back(std::move(*entry));
+  }
+  if (failedAny)
+    return failure();
+  return entryPoints;
+}
+
+static void printPrototype(const CEntryPoint &entry, raw_ostream &os) {
+  os << "/// @" << entry.symbol << "(";
+  llvm::interleaveComma(entry.arguments, os, [&](const CValue &value) {
+    os << "%" << value.name << ": " << value.mlirType;
+  });
+  os << ")";
+  if (!entry.results.empty()) {
+    os << " -> ";
+    llvm::interleaveComma(entry.results, os,
+                          [&](const CValue &value) { os << value.mlirType; });
+  }
+  os << "\n";
+  SmallVector<std::string> params;
+  std::string returnType = "void";
+  if (entry.resultKind == CEntryPoint::ResultKind::Return)
+    returnType = entry.results.front().type;
+  else if (entry.results.size() == 1)
+    params.push_back(entry.results.front().type + " *result");
+  else if (entry.resultKind == CEntryPoint::ResultKind::Pointer)
+    params.push_back(entry.symbol + "_results *results");
+  for (const CValue &value : entry.arguments)
+    params.push_back(value.type + (value.isDescriptor ? " *" : " ") +
+                     value.name);
+  os << returnType << " _mlir_ciface_" << entry.symbol << "(";
+  if (params.empty())
+    os << "void";
+  llvm::interleaveComma(params, os);
+  os << ");\n\n";
+}
+
+static void printResultsStruct(const CEntryPoint &entry, raw_ostream &os) {
+  if (entry.results.size() < 2)
+    return;
+  os << "/// Results of @" << entry.symbol << ", in order.\n";
+  os << "typedef struct {";
+  for (const CValue &value : entry.results)
+    os << " " << value.type << " " << value.name << ";";
+  os << " } " << entry.symbol << "_results;\n\n";
+}
+
+void mlir::stencil::printCHeader(ArrayRef<CEntryPoint> entryPoints,
+                                 StringRef source, StringRef guard,
+                                 raw_ostream &os) {
+  os << "/* Generated from " << source << " by the stencil compiler. Do not "
+     << "edit. */\n"
+     << "/* C ABI: docs/ABI.md. Arrays passed to one call must not overlap. "
+     << "*/\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"Stencil/ABI/StencilABI.h\"\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (const CEntryPoint &entry : entryPoints) {
+    printResultsStruct(entry, os);
+    printPrototype(entry, os);
+  }
+  os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n"
+     << "#endif /* " << guard << " */\n";
+}
+
+LogicalResult mlir::stencil::emitCHeader(ModuleOp module, StringRef source,
+                                         StringRef headerName,
+                                         raw_ostream &os) {
+  FailureOr<std::vector<CEntryPoint>> entryPoints = planCInterface(module);
+  if (failed(entryPoints))
+    return failure();
+  std::string guard = "STENCIL_GENERATED_";
+  for (char c : llvm::sys::path::filename(headerName.empty() ? source
+                                                             : headerName))
+    guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
+  if (headerName.empty())
+    guard += "_H";
+  printCHeader(*entryPoints, source, guard, os);
+  return success();
+}

@@ -1,0 +1,280 @@
+//===- stencil-compile.cpp - Stencil IR to a native object -------*- C++ -*-===//
+//
+// The one compile chain from stencil IR to native code, used by the CMake
+// function `stencil_add_kernel`, the tests, the bench and the examples:
+//
+//   stencil-compile in.mlir -o out.o [--header out.h] [--shared]
+//                   [<passes, as for stencil-opt; default --convert-to-omp>]
+//
+// It runs the passes in process, takes the C header from the module as
+// --stencil-prepare-abi leaves it (lib/Target/CInterface.cpp), translates the
+// result to LLVM IR in process and compiles that with clang-22 -fopenmp
+// (-O3 -march=native unless told otherwise).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/InitAll.h"
+#include "Stencil/Target/CInterface.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
+                                      cl::Required);
+static cl::opt<std::string>
+    outputFile("o", cl::desc("Object file, or shared library with --shared"),
+               cl::value_desc("file"), cl::Required);
+static cl::opt<std::string>
+    headerFile("header", cl::desc("Also write the C header of the entry points"),
+               cl::value_desc("file"));
+static cl::opt<bool> shared("shared",
+                            cl::desc("Build a shared library (-shared -fPIC)"));
+static cl::opt<std::string> march("march", cl::desc("-march for clang"),
+                                  cl::init("native"));
+static cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level of clang"),
+                                  cl::Prefix, cl::init(3));
+static cl::opt<std::string> keepLL("keep-ll",
+                                   cl::desc("Also keep the LLVM IR here"),
+                                   cl::value_desc("file"));
+static cl::opt<bool> verbose("v", cl::desc("Print the clang command"));
+static cl::list<std::string>
+    exports("export",
+            cl::desc("Keep only these functions external (comma-separated)"),
+            cl::CommaSeparated, cl::value_desc("symbol"));
+
+/// Names every function argument after its name in the source (`%u` -> `u`)
+/// by giving it a NameLoc location: locations travel with the IR, so the
+/// names reach the C header even through passes that build new functions
+/// (the adjoint takes the primal's names, see StencilAdjoint.cpp).
+static void nameArgumentsFromSource(ModuleOp module,
+                                    const AsmParserState &state) {
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    const AsmParserState::BlockDefinition *def =
+        state.getBlockDef(&func.getBody().front());
+    if (!def)
+      return;
+    for (auto [arg, argDef] :
+         llvm::zip(func.getArguments(), def->arguments)) {
+      llvm::SMRange range = argDef.loc;
+      StringRef text(range.Start.getPointer(),
+                     range.End.getPointer() - range.Start.getPointer());
+      text.consume_front("%");
+      if (!text.empty())
+        arg.setLoc(NameLoc::get(StringAttr::get(func.getContext(), text),
+                                arg.getLoc()));
+    }
+  });
+}
+
+namespace {
+/// Prints the C header from the module as --stencil-prepare-abi leaves it:
+/// after it, the functions are still `func.func` with their memref types,
+/// and every function the earlier passes added (adjoints) is there.
+struct CHeaderAfterPrepareABI : public PassInstrumentation {
+  CHeaderAfterPrepareABI(StringRef source, std::string &header, bool &failed)
+      : source(source), header(header), failed(failed),
+        prepareABI(stencil::createStencilPrepareABIPass()->getArgument()) {}
+
+  void runAfterPass(Pass *pass, Operation *op) override {
+    auto module = dyn_cast<ModuleOp>(op);
+    if (!module || pass->getArgument() != prepareABI)
+      return;
+    header.clear();
+    llvm::raw_string_ostream os(header);
+    failed =
+        mlir::failed(stencil::emitCHeader(module, source, headerFile, os));
+    captured = true;
+  }
+
+  StringRef source;
+  std::string &header;
+  bool &failed;
+  bool captured = false;
+  std::string prepareABI;
+};
+} // namespace
+
+static LogicalResult writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "stencil-compile: " << error << "\n";
+    return failure();
+  }
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+/// Compiles the LLVM IR at `ll` with clang-22, as the ABI expects
+/// (docs/ABI.md): -O3, OpenMP, and for shared libraries libm and the rpath
+/// of LLVM's libomp.
+static LogicalResult compileWithClang(StringRef ll) {
+  std::string clang = STENCIL_CLANG;
+  if (const char *env = std::getenv("CLANG"))
+    clang = env;
+  SmallVector<std::string> args = {clang, "-O" + std::to_string(optLevel),
+                                   "-march=" + march, "-fopenmp",
+                                   "-Wno-override-module"};
+  if (shared)
+    llvm::append_range(args, SmallVector<std::string>{
+                                 "-shared", "-fPIC", "-L" STENCIL_LLVM_LIB_DIR,
+                                 "-Wl,-rpath," STENCIL_LLVM_LIB_DIR, "-lm"});
+  else
+    args.push_back("-c");
+  llvm::append_range(args,
+                     SmallVector<std::string>{ll.str(), "-o", outputFile});
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  if (verbose) {
+    llvm::interleave(argRefs, llvm::errs(), " ");
+    llvm::errs() << "\n";
+  }
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(clang, argRefs, std::nullopt, {}, 0,
+                                         0, &error);
+  if (status != 0) {
+    llvm::errs() << "stencil-compile: clang failed (" << status << ")"
+                 << (error.empty() ? "" : ": " + error) << "\n";
+    return failure();
+  }
+  return success();
+}
+
+/// Translates the lowered module to LLVM IR in the file `ll`.
+static LogicalResult translateToLLVMIR(ModuleOp module, StringRef ll) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, inputFile);
+  if (!llvmModule)
+    return failure();
+  // Several objects built from one source (one per pipeline variant) each
+  // hold a copy of the primal: only the listed entry points stay external,
+  // and clang drops the rest.
+  if (!exports.empty()) {
+    llvm::StringSet<> keep;
+    for (const std::string &name : exports)
+      keep.insert(name);
+    for (llvm::Function &function : *llvmModule)
+      if (!function.isDeclaration() && !keep.contains(function.getName()))
+        function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvmModule->print(os, nullptr);
+  return writeFile(ll, text);
+}
+
+static LogicalResult run(MLIRContext &context,
+                         const PassPipelineCLParser &passes) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &error);
+  if (!buffer) {
+    llvm::errs() << "stencil-compile: " << error << "\n";
+    return failure();
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  AsmParserState asmState;
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(
+      FileLineColLoc::get(&context, inputFile, 1, 1));
+  if (failed(parseAsmSourceFile(sourceMgr, module->getBody(), config,
+                                &asmState)))
+    return failure();
+  // A file holding one explicit module: use it.
+  if (llvm::hasSingleElement(*module->getBody()))
+    if (auto inner = dyn_cast<ModuleOp>(module->getBody()->front())) {
+      inner->remove();
+      module = inner;
+    }
+  nameArgumentsFromSource(*module, asmState);
+
+  PassManager pm(&context);
+  auto errorHandler = [](const Twine &message) {
+    llvm::errs() << "stencil-compile: " << message << "\n";
+    return failure();
+  };
+  if (passes.hasAnyOccurrences()) {
+    if (failed(passes.addToPipeline(pm, errorHandler)))
+      return failure();
+  } else if (failed(parsePassPipeline("convert-to-omp", pm))) {
+    return failure();
+  }
+  // Whatever the passes, only LLVM and OpenMP ops may reach the
+  // translation; anything else gets a located error here.
+  pm.addPass(stencil::createStencilVerifyLoweredPass());
+  std::string header;
+  bool headerFailed = false;
+  auto *capture = new CHeaderAfterPrepareABI(inputFile, header, headerFailed);
+  pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(capture));
+  if (failed(pm.run(*module)) || headerFailed)
+    return failure();
+  if (!headerFile.empty()) {
+    if (!capture->captured)
+      return errorHandler("--header needs the C interface, but the passes "
+                          "do not run " +
+                          capture->prepareABI +
+                          " (--convert-to-omp runs it unless c-interface=0)");
+    if (failed(writeFile(headerFile, header)))
+      return failure();
+  }
+
+  SmallString<128> ll(keepLL);
+  if (ll.empty() &&
+      llvm::sys::fs::createTemporaryFile("stencil-compile", "ll", ll))
+    return errorHandler("cannot create a temporary file");
+  llvm::FileRemover removeLL(keepLL.empty() ? ll.str() : StringRef());
+  if (failed(translateToLLVMIR(*module, ll)))
+    return failure();
+  return compileWithClang(ll);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  DialectRegistry registry;
+  stencil::registerAllStencilDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  stencil::registerAllStencilPasses();
+  registerAllPasses();
+  // The passes as stencil-opt takes them: one flag per pass, or a textual
+  // pipeline with -p.
+  PassPipelineCLParser passes("", "The passes to run (default: --convert-to-omp)",
+                              "p");
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "Compile stencil IR to a native object or shared library, with its C "
+      "header (docs/ABI.md)\n");
+  MLIRContext context(registry);
+  // Located errors, without a dump of the op they are about.
+  context.printOpOnDiagnostic(false);
+  return failed(run(context, passes)) ? 1 : 0;
+}
