@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/AffineEmitter.h"
+#include "AffineEmitter.h"
 #include "Stencil/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/AffineEmitter.h"
+#include "AffineEmitter.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Conversion/StencilToAffine.h"
 
@@ -198,12 +198,17 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
 
 LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
                                                  DomainOp domain,
-                                                 ScatterMode scatterMode) {
+                                                 ScatterLowering scatter) {
   if (failed(checkBoundsAreAffineSymbols(domain)))
     return failure();
 
   bool scatters = domain.hasScatter();
-  bool atomic = scatters && scatterMode == ScatterMode::Atomic;
+  if (scatters && scatter == ScatterLowering::Gather)
+    return domain.emitOpError()
+           << "scatters, but scatter=gather expects "
+              "--stencil-scatter-to-gather to have turned every scatter into "
+              "gather nests";
+  bool atomic = scatters && scatter == ScatterLowering::Atomic;
   bool parallel = !scatters || atomic;
   NestBounds bounds = getDomainBounds(domain);
 
@@ -242,15 +247,15 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
 namespace {
 /// Rewrites one stencil.domain into an affine loop nest.
 struct DomainToAffinePattern : public OpRewritePattern<DomainOp> {
-  DomainToAffinePattern(MLIRContext *ctx, ScatterMode scatterMode)
-      : OpRewritePattern<DomainOp>(ctx), scatterMode(scatterMode) {}
+  DomainToAffinePattern(MLIRContext *ctx, ScatterLowering scatter)
+      : OpRewritePattern<DomainOp>(ctx), scatter(scatter) {}
 
   LogicalResult matchAndRewrite(DomainOp domain,
                                 PatternRewriter &rewriter) const override {
-    return lowerDomainToAffine(rewriter, domain, scatterMode);
+    return lowerDomainToAffine(rewriter, domain, scatter);
   }
 
-  ScatterMode scatterMode;
+  ScatterLowering scatter;
 };
 
 struct ConvertStencilToAffinePass
@@ -272,6 +277,6 @@ struct ConvertStencilToAffinePass
 } // namespace
 
 void mlir::stencil::populateStencilToAffinePatterns(
-    RewritePatternSet &patterns, ScatterMode scatterMode) {
-  patterns.add<DomainToAffinePattern>(patterns.getContext(), scatterMode);
+    RewritePatternSet &patterns, ScatterLowering scatter) {
+  patterns.add<DomainToAffinePattern>(patterns.getContext(), scatter);
 }

@@ -8,9 +8,10 @@
 #include "Stencil/InitAll.h"
 
 #include "Stencil/Conversion/Passes.h"
-#include "Stencil/Conversion/Pipelines.h"
+#include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Target/CInterface.h"
+#include "Stencil/Target/Passes.h"
 #include "Stencil/Transforms/AdjointRules.h"
 #include "Stencil/Transforms/Passes.h"
 
@@ -47,6 +48,7 @@ void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
 void mlir::stencil::registerAllStencilPasses() {
   registerStencilTransformsPasses();
   registerStencilConversionPasses();
+  registerStencilTargetPasses();
   registerStencilPipelines();
 }
 

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
 #include "Stencil/InitAll.h"
 #include "Stencil/Target/CInterface.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"

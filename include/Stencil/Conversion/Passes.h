@@ -9,6 +9,7 @@
 #define STENCIL_CONVERSION_PASSES_H
 
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace mlir {
 namespace affine {
@@ -33,8 +34,14 @@ class OpenMPDialect;
 
 namespace mlir::stencil {
 
-/// How a domain that scatters runs when it is lowered as written.
-enum class ScatterMode {
+/// How domains that scatter (stencil.accumulate at an offset) run: the one
+/// enum of the `scatter` option of --convert-stencil-to-affine and of the
+/// convert-to-omp pipeline.
+enum class ScatterLowering {
+  /// Race-free parallel gather nests: --stencil-scatter-to-gather runs
+  /// first, so --convert-stencil-to-affine sees no scatter (and rejects
+  /// one).
+  Gather,
   /// Serial loops: the conventional (Tapenade-like) adjoint.
   Serial,
   /// Parallel loops, every scattered update an atomic add.
@@ -48,6 +55,25 @@ enum class BoundaryStrategy {
   /// PerforAD's disjoint split into boxes of unguarded statements.
   Exact,
 };
+
+/// The command-line spellings of the two enums, for every option that takes
+/// them (pass and pipeline options alike).
+inline llvm::cl::ValuesClass scatterLoweringValues() {
+  return llvm::cl::values(
+      clEnumValN(ScatterLowering::Gather, "gather",
+                 "race-free parallel gather nests"),
+      clEnumValN(ScatterLowering::Serial, "serial",
+                 "serial loops (conventional adjoint)"),
+      clEnumValN(ScatterLowering::Atomic, "atomic",
+                 "parallel loops with atomic updates"));
+}
+inline llvm::cl::ValuesClass boundaryStrategyValues() {
+  return llvm::cl::values(
+      clEnumValN(BoundaryStrategy::Compact, "compact",
+                 "per-dimension peeling, at most 2d+1 nests"),
+      clEnumValN(BoundaryStrategy::Exact, "exact",
+                 "PerforAD's disjoint split, guarded by a size check"));
+}
 
 /// Default work limits of the scatter-to-gather conversion (pass and
 /// pipeline options `max-exact-nests` and `max-gather-ops`).

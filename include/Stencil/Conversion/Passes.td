@@ -1,7 +1,8 @@
 //===- Passes.td - Stencil lowering passes -----------------*- tablegen -*-===//
 //
-// This file declares the passes that lower the stencil dialect towards
-// affine loops and native code.
+// The two conversions of the stencil dialect: stencil to affine loops, and
+// scatter domains to race-free gather nests. The passes after them are in
+// Stencil/Target/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +30,8 @@ def ConvertStencilToAffinePass
     `serial` (all loops `affine.for`, the conventional AD adjoint) or
     `atomic` (parallel, every update a `memref.atomic_rmw addf`). To get a
     race-free parallel gather instead, run `--stencil-scatter-to-gather`
-    first.
+    first; `gather` states that it has run, and makes a domain that still
+    scatters an error.
 
     Domain results (sums over the domain) are computed in a fixed order
     whatever the number of threads: each index of the parallel dimension
@@ -54,13 +56,10 @@ def ConvertStencilToAffinePass
     "::mlir::scf::SCFDialect",
   ];
   let options = [
-    Option<"scatter", "scatter", "::mlir::stencil::ScatterMode",
-           "::mlir::stencil::ScatterMode::Serial",
-           "How to run domains that scatter", [{::llvm::cl::values(
-             clEnumValN(::mlir::stencil::ScatterMode::Serial, "serial",
-                        "serial loops (conventional adjoint)"),
-             clEnumValN(::mlir::stencil::ScatterMode::Atomic, "atomic",
-                        "parallel loops with atomic updates"))}]>,
+    Option<"scatter", "scatter", "::mlir::stencil::ScatterLowering",
+           "::mlir::stencil::ScatterLowering::Serial",
+           "How to run domains that scatter (gather: none may be left)",
+           "::mlir::stencil::scatterLoweringValues()">,
   ];
 }
 
@@ -128,11 +127,8 @@ def StencilScatterToGatherPass
   let options = [
     Option<"boundary", "boundary", "::mlir::stencil::BoundaryStrategy",
            "::mlir::stencil::BoundaryStrategy::Compact",
-           "How points outside the core are covered", [{::llvm::cl::values(
-             clEnumValN(::mlir::stencil::BoundaryStrategy::Compact, "compact",
-                        "per-dimension peeling with guarded statements"),
-             clEnumValN(::mlir::stencil::BoundaryStrategy::Exact, "exact",
-                        "PerforAD's disjoint split, guarded by a size check"))}]>,
+           "How points outside the core are covered",
+           "::mlir::stencil::boundaryStrategyValues()">,
     Option<"reportNests", "report-nests", "bool", "false",
            "Emit a remark at each converted domain with its nest counts">,
     Option<"maxExactNests", "max-exact-nests", "uint64_t",
@@ -144,169 +140,6 @@ def StencilScatterToGatherPass
            "Fail on a domain whose gather form would clone more body ops "
            "than this (nests times the shifted statements' body slices)">,
   ];
-}
-
-def StencilMergeOMPParallelPass
-    : Pass<"stencil-merge-omp-parallel", "::mlir::ModuleOp"> {
-  let summary = "Run consecutive OpenMP parallel regions in one thread team";
-  let description = [{
-    `convert-scf-to-openmp` opens one `omp.parallel` region per parallel
-    loop, so a function with several nests (the core and boundary nests of
-    a gather adjoint, a reset of an output adjoint, ...) forks and joins a
-    team per nest. This pass merges every run of `omp.parallel` ops that are
-    consecutive in a block, or separated only by side-effect free ops
-    (which are hoisted above the run), into one region. Each worksharing
-    loop keeps its implicit barrier, so the nests still run one after the
-    other.
-
-    #### Input invariant
-    - Output of `convert-scf-to-openmp`: `omp.parallel` regions with one
-      block and no clauses.
-
-    #### Output IR
-    - Fewer `omp.parallel` regions; the worksharing loops are unchanged.
-  }];
-  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
-}
-
-def StencilAllowContractionPass
-    : Pass<"stencil-allow-contraction", "::mlir::ModuleOp"> {
-  let summary = "Allow floating-point contraction (FMA) in arith ops";
-  let description = [{
-    Adds the `contract` fast-math flag to every arith op with fast-math
-    flags, so that LLVM may fuse multiplies and adds into FMAs. This changes
-    results in the last bits, so the pipeline only runs it when asked
-    (`convert-to-omp="fp-contract=1"`); results stay independent of the
-    thread count.
-
-    #### Input invariant
-    - None; it runs where arith ops still exist (before the LLVM
-      conversion).
-
-    #### Output IR
-    - The same ops, each arith op with fast-math flags also `contract`.
-  }];
-}
-
-def StencilInlineAllocaScopesPass
-    : Pass<"stencil-inline-alloca-scopes", "::mlir::ModuleOp"> {
-  let summary = "Inline memref.alloca_scope regions that allocate nothing";
-  let description = [{
-    `convert-scf-to-openmp` wraps the body of a parallel loop that contains
-    a call in a `memref.alloca_scope`, since the call might allocate on the
-    stack. That region must keep a single block, so a guarded statement
-    (`scf.if`) inside it cannot be lowered to control flow. A call
-    allocates in its own frame, not in the caller's scope, so a scope whose
-    region holds no `memref.alloca` of its own is a no-op: this pass inlines
-    such scopes. (The upstream canonicalization keeps them because it treats
-    calls as possibly allocating.)
-
-    #### Input invariant
-    - None (typically the output of `convert-scf-to-openmp`).
-
-    #### Output IR
-    - The same IR without alloca scopes that allocate nothing.
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
-def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
-  let summary = "Mark public functions for the C-callable ABI";
-  let description = [{
-    Adds `llvm.emit_c_interface` to every public `func.func` that has a
-    body, so that the LLVM lowering emits a `_mlir_ciface_<name>` wrapper
-    taking pointers to memref descriptors (see docs/ABI.md). Those with
-    array arguments also get `stencil.noalias`, the ABI's promise that the
-    arrays passed to one call do not overlap (docs/Dialect.md);
-    `--stencil-annotate-noalias` states it to LLVM after the lowering.
-    `stencil.active` is removed from their arguments: it means nothing past
-    differentiation, and the lowering would copy it onto the wrapper's
-    descriptor pointers, where the dialect verifier rejects it.
-
-    #### Input invariant
-    - `func.func` ops not yet converted to the LLVM dialect; memref
-      arguments will be expanded with the default calling convention.
-
-    #### Output IR
-    - The same functions, with `llvm.emit_c_interface` and, where they take
-      arrays, `stencil.noalias` added, and without `stencil.active`.
-  }];
-}
-
-def StencilAnnotateNoAliasPass
-    : Pass<"stencil-annotate-noalias", "::mlir::ModuleOp"> {
-  let summary = "Mark the data pointers of array arguments noalias";
-  let description = [{
-    Runs after the lowering to the LLVM dialect. In every `llvm.func`
-    marked `stencil.noalias` (by `--stencil-prepare-abi`) it finds the
-    arrays from the IR, not from argument positions: the lowering passes a
-    memref as (allocated pointer, aligned pointer, offset, sizes, strides)
-    and packs these back into a descriptor with `llvm.insertvalue` in the
-    entry block, so the pointer arguments stored into fields 0 and 1 of one
-    descriptor are one array's. Upstream's `llvm.noalias` on a `func.func`
-    memref argument is not used: the default calling convention drops
-    argument attributes of arguments that expand to several.
-
-    Those pointer arguments get `llvm.noalias`. Every load and store traced
-    back to one of the arrays also gets an alias scope of its own and is
-    marked as not aliasing the other arrays: argument `noalias` is lost
-    when the OpenMP translation outlines a parallel region (the pointers
-    then arrive through a struct), while scope metadata on the accesses
-    survives, so LLVM can vectorize the loops of parallel regions without
-    runtime alias checks.
-
-    #### Input invariant
-    - LLVM dialect from the default memref calling convention.
-
-    #### Output IR
-    - The same LLVM dialect, with `llvm.noalias` on the arrays' pointer
-      arguments, alias scope metadata on the loads and stores of those
-      arrays, and without `stencil.noalias`.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
-}
-
-def StencilCheckLibmNamesPass
-    : Pass<"stencil-check-libm-names", "::mlir::ModuleOp"> {
-  let summary = "Reject module symbols that would capture libm calls";
-  let description = [{
-    Upstream `--convert-math-to-libm` rewrites math ops that have no LLVM
-    intrinsic (`math.cbrt`, `math.tan`, `math.atan2`, `math.erf`, ...) into
-    calls to the libm function of that name, and if the module already has
-    a symbol of that name it calls it instead. A user function named `cbrt`
-    would then silently replace libm's, or break the call's verification.
-    This pass runs just before it and reports each math op whose libm
-    callee names a symbol of the module, unless that symbol is a bodiless
-    declaration with exactly the op's signature (a declaration of libm's
-    own function). It asks the upstream patterns which callee they would
-    use, so it follows upstream's list of functions.
-
-    #### Input invariant
-    - None.
-
-    #### Output IR
-    - Unchanged; the pass only diagnoses.
-  }];
-}
-
-def StencilVerifyLoweredPass
-    : Pass<"stencil-verify-lowered", "::mlir::ModuleOp"> {
-  let summary = "Fail unless only LLVM and OpenMP dialect ops remain";
-  let description = [{
-    The conversions to the LLVM dialect are partial: an op they cannot
-    convert stays behind silently (for example a `func.func` whose
-    signature uses `tf32`, which has no LLVM type) and `mlir-translate`
-    fails later, far from the cause. The last pass of `convert-to-omp`
-    walks the module and reports the first op that is neither in the
-    `llvm` nor in the `omp` dialect (OpenMP ops are translated by
-    `mlir-translate`), so that the pipeline fails at that op.
-
-    #### Input invariant
-    - A module after the conversion to the LLVM dialect.
-
-    #### Output IR
-    - Unchanged; the pass only diagnoses.
-  }];
 }
 
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -17,13 +17,13 @@ namespace mlir::stencil {
 
 /// Replaces `domain` by an affine loop nest (see --convert-stencil-to-affine).
 /// Fails with a diagnostic on `domain` if its bounds are not valid affine
-/// symbols where it stands.
+/// symbols where it stands, or if it scatters and `scatter` is Gather.
 LogicalResult lowerDomainToAffine(RewriterBase &rewriter, DomainOp domain,
-                                  ScatterMode scatterMode);
+                                  ScatterLowering scatter);
 
 /// Adds a pattern that lowers every stencil.domain to affine loops.
 void populateStencilToAffinePatterns(RewritePatternSet &patterns,
-                                     ScatterMode scatterMode);
+                                     ScatterLowering scatter);
 
 } // namespace mlir::stencil
 

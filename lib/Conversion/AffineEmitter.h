@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STENCIL_CONVERSION_AFFINEEMITTER_H
-#define STENCIL_CONVERSION_AFFINEEMITTER_H
+#ifndef STENCIL_LIB_CONVERSION_AFFINEEMITTER_H
+#define STENCIL_LIB_CONVERSION_AFFINEEMITTER_H
 
 #include "Stencil/Dialect/StencilOps.h"
 
@@ -113,4 +113,4 @@ void emitAccumulate(OpBuilder &builder, Location loc, Value value,
 
 } // namespace mlir::stencil
 
-#endif // STENCIL_CONVERSION_AFFINEEMITTER_H
+#endif // STENCIL_LIB_CONVERSION_AFFINEEMITTER_H

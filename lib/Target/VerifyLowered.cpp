@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -17,7 +17,7 @@
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILVERIFYLOWEREDPASS
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Target/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

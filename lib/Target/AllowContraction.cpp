@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILALLOWCONTRACTIONPASS
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Target/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

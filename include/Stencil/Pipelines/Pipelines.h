@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STENCIL_CONVERSION_PIPELINES_H
-#define STENCIL_CONVERSION_PIPELINES_H
+#ifndef STENCIL_PIPELINES_PIPELINES_H
+#define STENCIL_PIPELINES_PIPELINES_H
 
 #include "Stencil/Conversion/Passes.h"
 
@@ -18,37 +18,15 @@ class OpPassManager;
 
 namespace mlir::stencil {
 
-/// How the pipeline runs domains that scatter.
-enum class ScatterLowering {
-  /// Race-free parallel gather nests (--stencil-scatter-to-gather).
-  Gather,
-  /// Serial loops: the conventional adjoint.
-  Serial,
-  /// Parallel loops with atomic updates.
-  Atomic,
-};
-
 /// Options of the `convert-to-omp` pipeline.
 struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
   PassOptions::Option<ScatterLowering> scatter{
       *this, "scatter", llvm::cl::desc("How domains that scatter run"),
-      llvm::cl::init(ScatterLowering::Gather),
-      llvm::cl::values(
-          clEnumValN(ScatterLowering::Gather, "gather",
-                     "race-free parallel gather nests (default)"),
-          clEnumValN(ScatterLowering::Serial, "serial",
-                     "serial loops (conventional adjoint)"),
-          clEnumValN(ScatterLowering::Atomic, "atomic",
-                     "parallel loops with atomic updates"))};
+      llvm::cl::init(ScatterLowering::Gather), scatterLoweringValues()};
   PassOptions::Option<BoundaryStrategy> boundary{
       *this, "boundary",
       llvm::cl::desc("Boundary nests of the gather form"),
-      llvm::cl::init(BoundaryStrategy::Compact),
-      llvm::cl::values(
-          clEnumValN(BoundaryStrategy::Compact, "compact",
-                     "per-dimension peeling, at most 2d+1 nests (default)"),
-          clEnumValN(BoundaryStrategy::Exact, "exact",
-                     "PerforAD's disjoint split, guarded by a size check"))};
+      llvm::cl::init(BoundaryStrategy::Compact), boundaryStrategyValues()};
   PassOptions::Option<uint64_t> maxExactNests{
       *this, "max-exact-nests",
       llvm::cl::desc("Above this many boxes, boundary=exact falls back to "
@@ -81,4 +59,4 @@ void registerStencilPipelines();
 
 } // namespace mlir::stencil
 
-#endif // STENCIL_CONVERSION_PIPELINES_H
+#endif // STENCIL_PIPELINES_PIPELINES_H

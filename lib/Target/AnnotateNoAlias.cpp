@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Target/Passes.h"
 #include "Stencil/Dialect/StencilDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILANNOTATENOALIASPASS
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Target/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Pipelines.h"
+#include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,9 +23,7 @@ using namespace mlir::stencil;
 void mlir::stencil::buildConvertToOMPPipeline(
     OpPassManager &pm, const ConvertToOMPOptions &options) {
   ConvertStencilToAffinePassOptions toAffine;
-  toAffine.scatter = options.scatter == ScatterLowering::Atomic
-                         ? ScatterMode::Atomic
-                         : ScatterMode::Serial;
+  toAffine.scatter = options.scatter;
   if (options.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (options.scatter == ScatterLowering::Gather) {

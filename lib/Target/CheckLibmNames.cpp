@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILCHECKLIBMNAMESPASS
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Target/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILMERGEOMPPARALLELPASS
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Target/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

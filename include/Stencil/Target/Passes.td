@@ -1,0 +1,176 @@
+//===- Passes.td - Stencil target and ABI passes -----------*- tablegen -*-===//
+//
+// The passes after the conversions: OpenMP and LLVM clean-ups, the C ABI
+// (prepare-abi, annotate-noalias) and the checks that end the pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_TARGET_PASSES_TD
+#define STENCIL_TARGET_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StencilMergeOMPParallelPass
+    : Pass<"stencil-merge-omp-parallel", "::mlir::ModuleOp"> {
+  let summary = "Run consecutive OpenMP parallel regions in one thread team";
+  let description = [{
+    `convert-scf-to-openmp` opens one `omp.parallel` region per parallel
+    loop, so a function with several nests (the core and boundary nests of
+    a gather adjoint, a reset of an output adjoint, ...) forks and joins a
+    team per nest. This pass merges every run of `omp.parallel` ops that are
+    consecutive in a block, or separated only by side-effect free ops
+    (which are hoisted above the run), into one region. Each worksharing
+    loop keeps its implicit barrier, so the nests still run one after the
+    other.
+
+    #### Input invariant
+    - Output of `convert-scf-to-openmp`: `omp.parallel` regions with one
+      block and no clauses.
+
+    #### Output IR
+    - Fewer `omp.parallel` regions; the worksharing loops are unchanged.
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
+def StencilAllowContractionPass
+    : Pass<"stencil-allow-contraction", "::mlir::ModuleOp"> {
+  let summary = "Allow floating-point contraction (FMA) in arith ops";
+  let description = [{
+    Adds the `contract` fast-math flag to every arith op with fast-math
+    flags, so that LLVM may fuse multiplies and adds into FMAs. This changes
+    results in the last bits, so the pipeline only runs it when asked
+    (`convert-to-omp="fp-contract=1"`); results stay independent of the
+    thread count.
+
+    #### Input invariant
+    - None; it runs where arith ops still exist (before the LLVM
+      conversion).
+
+    #### Output IR
+    - The same ops, each arith op with fast-math flags also `contract`.
+  }];
+}
+
+def StencilInlineAllocaScopesPass
+    : Pass<"stencil-inline-alloca-scopes", "::mlir::ModuleOp"> {
+  let summary = "Inline memref.alloca_scope regions that allocate nothing";
+  let description = [{
+    `convert-scf-to-openmp` wraps the body of a parallel loop that contains
+    a call in a `memref.alloca_scope`, since the call might allocate on the
+    stack. That region must keep a single block, so a guarded statement
+    (`scf.if`) inside it cannot be lowered to control flow. A call
+    allocates in its own frame, not in the caller's scope, so a scope whose
+    region holds no `memref.alloca` of its own is a no-op: this pass inlines
+    such scopes. (The upstream canonicalization keeps them because it treats
+    calls as possibly allocating.)
+
+    #### Input invariant
+    - None (typically the output of `convert-scf-to-openmp`).
+
+    #### Output IR
+    - The same IR without alloca scopes that allocate nothing.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
+  let summary = "Mark public functions for the C-callable ABI";
+  let description = [{
+    Adds `llvm.emit_c_interface` to every public `func.func` that has a
+    body, so that the LLVM lowering emits a `_mlir_ciface_<name>` wrapper
+    taking pointers to memref descriptors (see docs/ABI.md). Those with
+    array arguments also get `stencil.noalias`, the ABI's promise that the
+    arrays passed to one call do not overlap (docs/Dialect.md);
+    `--stencil-annotate-noalias` states it to LLVM after the lowering.
+    `stencil.active` is removed from their arguments: it means nothing past
+    differentiation, and the lowering would copy it onto the wrapper's
+    descriptor pointers, where the dialect verifier rejects it.
+
+    #### Input invariant
+    - `func.func` ops not yet converted to the LLVM dialect; memref
+      arguments will be expanded with the default calling convention.
+
+    #### Output IR
+    - The same functions, with `llvm.emit_c_interface` and, where they take
+      arrays, `stencil.noalias` added, and without `stencil.active`.
+  }];
+}
+
+def StencilAnnotateNoAliasPass
+    : Pass<"stencil-annotate-noalias", "::mlir::ModuleOp"> {
+  let summary = "Mark the data pointers of array arguments noalias";
+  let description = [{
+    Runs after the lowering to the LLVM dialect. In every `llvm.func`
+    marked `stencil.noalias` (by `--stencil-prepare-abi`) it finds the
+    arrays from the IR, not from argument positions: the lowering passes a
+    memref as (allocated pointer, aligned pointer, offset, sizes, strides)
+    and packs these back into a descriptor with `llvm.insertvalue` in the
+    entry block, so the pointer arguments stored into fields 0 and 1 of one
+    descriptor are one array's. Upstream's `llvm.noalias` on a `func.func`
+    memref argument is not used: the default calling convention drops
+    argument attributes of arguments that expand to several.
+
+    Those pointer arguments get `llvm.noalias`. Every load and store traced
+    back to one of the arrays also gets an alias scope of its own and is
+    marked as not aliasing the other arrays: argument `noalias` is lost
+    when the OpenMP translation outlines a parallel region (the pointers
+    then arrive through a struct), while scope metadata on the accesses
+    survives, so LLVM can vectorize the loops of parallel regions without
+    runtime alias checks.
+
+    #### Input invariant
+    - LLVM dialect from the default memref calling convention.
+
+    #### Output IR
+    - The same LLVM dialect, with `llvm.noalias` on the arrays' pointer
+      arguments, alias scope metadata on the loads and stores of those
+      arrays, and without `stencil.noalias`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def StencilCheckLibmNamesPass
+    : Pass<"stencil-check-libm-names", "::mlir::ModuleOp"> {
+  let summary = "Reject module symbols that would capture libm calls";
+  let description = [{
+    Upstream `--convert-math-to-libm` rewrites math ops that have no LLVM
+    intrinsic (`math.cbrt`, `math.tan`, `math.atan2`, `math.erf`, ...) into
+    calls to the libm function of that name, and if the module already has
+    a symbol of that name it calls it instead. A user function named `cbrt`
+    would then silently replace libm's, or break the call's verification.
+    This pass runs just before it and reports each math op whose libm
+    callee names a symbol of the module, unless that symbol is a bodiless
+    declaration with exactly the op's signature (a declaration of libm's
+    own function). It asks the upstream patterns which callee they would
+    use, so it follows upstream's list of functions.
+
+    #### Input invariant
+    - None.
+
+    #### Output IR
+    - Unchanged; the pass only diagnoses.
+  }];
+}
+
+def StencilVerifyLoweredPass
+    : Pass<"stencil-verify-lowered", "::mlir::ModuleOp"> {
+  let summary = "Fail unless only LLVM and OpenMP dialect ops remain";
+  let description = [{
+    The conversions to the LLVM dialect are partial: an op they cannot
+    convert stays behind silently (for example a `func.func` whose
+    signature uses `tf32`, which has no LLVM type) and `mlir-translate`
+    fails later, far from the cause. The last pass of `convert-to-omp`
+    walks the module and reports the first op that is neither in the
+    `llvm` nor in the `omp` dialect (OpenMP ops are translated by
+    `mlir-translate`), so that the pipeline fails at that op.
+
+    #### Input invariant
+    - A module after the conversion to the LLVM dialect.
+
+    #### Output IR
+    - Unchanged; the pass only diagnoses.
+  }];
+}
+
+#endif // STENCIL_TARGET_PASSES_TD
