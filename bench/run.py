@@ -368,14 +368,17 @@ def compile_stats(args):
                     proc = subprocess.run([stencil_opt, src] + affine,
                                           capture_output=True, text=True, check=True)
                 text = proc.stdout
-                # The pass's own count: boxes of the exact split that are a
-                # single point have no loop, so count_nests misses them.
-                m = re.search(r"gather form: (\d+) core, (\d+) boundary and "
-                              r"(\d+) fallback nests", proc.stderr)
-                if m:
-                    entry["gather_nests"] = {"core": int(m.group(1)),
-                                             "boundary": int(m.group(2)),
-                                             "fallback": int(m.group(3))}
+                # The pass's own plan (JSON): boxes of the exact split that
+                # are a single point have no loop, so count_nests misses them.
+                plans = [json.loads(line.split("gather plan: ", 1)[1])
+                         for line in proc.stderr.splitlines()
+                         if "remark: gather plan: " in line]
+                if plans:
+                    entry["gather_nests"] = {
+                        key: sum(p[field] for p in plans)
+                        for key, field in (("core", "core"),
+                                           ("boundary", "boundary_nests"),
+                                           ("fallback", "fallback_nests"))}
                 nests = count_nests(text)
                 adjoint = [f for f in nests if f != kernel]
                 entry["adjoint_nests"], entry["fallback_nests"] = \

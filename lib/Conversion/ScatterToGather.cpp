@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AffineEmitter.h"
+#include "GatherPlan.h"
 #include "Stencil/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -38,36 +39,30 @@ struct Statement {
   bool isStore;
 };
 
-/// How many nests of each kind one conversion emitted.
-struct NestCounts {
-  unsigned core = 0;
-  unsigned boundary = 0;
-  unsigned fallback = 0;
-};
-
-/// Emits the gather form of one scatter domain.
+/// Builds the IR of a GatherPlan for one scatter domain: the nests the plan
+/// lists, each evaluating its statements at shifted points.
 class GatherEmitter {
 public:
   explicit GatherEmitter(DomainOp domain);
 
-  /// Nests emitted so far.
-  NestCounts counts;
-
-  /// Emits the nests at the builder's insertion point.
-  void emit(OpBuilder &builder, BoundaryStrategy strategy);
-
-  /// Returns the number of nests of the compact form: a core plus two slabs
-  /// per dimension whose statements have more than one offset.
-  unsigned getCompactNestCount() const;
-  /// Returns the number of boxes of the exact split before empty ones are
-  /// dropped, the product of `2 m_k - 1` over dimensions with `m_k`
-  /// distinct offsets, saturated at UINT64_MAX.
-  uint64_t getExactBoxCount() const;
+  /// The iteration offsets of the writes, in program order: the planner's
+  /// input.
+  SmallVector<SmallVector<int64_t>> getOffsets() const;
   /// Returns the number of body ops that `nests` nests evaluating every
   /// statement would clone: each statement recomputes its slice of the body.
   uint64_t estimateClonedOps(uint64_t nests) const;
 
+  /// Emits the nests of `plan` at the builder's insertion point.
+  void emit(OpBuilder &builder, const GatherPlan &plan);
+
 private:
+  /// The compact nests of a plan, by role.
+  struct CompactNests {
+    const GatherNest *core = nullptr;
+    SmallVector<const GatherNest *> lower, upper;
+  };
+  CompactNests classify(ArrayRef<GatherNest> nests) const;
+
   /// Per-dimension lower/upper bound of the statement `s`'s valid output
   /// points: `[lower_k + o_k, upper_k + o_k)`.
   AffineExpr validLower(unsigned s, unsigned k) const {
@@ -76,14 +71,13 @@ private:
   AffineExpr validUpper(unsigned s, unsigned k) const {
     return bounds.upperExpr(k) + stmts[s].offset[k];
   }
-  /// Smallest and largest offset of any statement in dimension `k`.
-  int64_t minOffset(unsigned k) const;
-  int64_t maxOffset(unsigned k) const;
+  /// The affine bounds of `nest`'s dimensions from `nest.depth` on (all of
+  /// them when `onlyDim` is unset; else only that one).
+  NestBounds getNestBounds(const GatherNest &nest,
+                           std::optional<unsigned> onlyDim = {}) const;
 
-  /// Emits the compact nests; `fallback` counts them as the small-domain
-  /// fallback of the exact split.
-  void emitCompact(OpBuilder &builder, bool fallback = false);
-  void emitExact(OpBuilder &builder);
+  void emitCompact(OpBuilder &builder, ArrayRef<GatherNest> nests);
+  void emitExact(OpBuilder &builder, const GatherPlan &plan);
 
   /// Emits a nest over `box`, which spans the dimensions after the fixed
   /// coordinates `prefix` (all of them when `prefix` is empty), running
@@ -93,11 +87,11 @@ private:
                 ArrayRef<unsigned> subset, unsigned firstGuarded,
                 ValueRange prefix = {}, bool parallel = true);
   /// Emits dimensions `k..rank-1` of the compact form at fixed coordinates
-  /// `prefix` of the dimensions before `k`, which lie in their cores: a
-  /// guarded lower slab of dimension `k`, its core (recursing into `k+1`)
-  /// and a guarded upper slab. Only the outermost loop may be parallel.
+  /// `prefix` of the dimensions before `k`, which lie in their cores: the
+  /// lower slab of dimension `k`, its core (recursing into `k+1`) and the
+  /// upper slab. Only the outermost loop may be parallel.
   void emitPeeled(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
-                  bool parallel, bool fallback);
+                  bool parallel, const CompactNests &nests);
   /// The body of an unguarded nest: all statements evaluated first, then one
   /// update per array.
   void emitFusedBody(OpBuilder &builder, ValueRange ivs,
@@ -134,18 +128,34 @@ GatherEmitter::GatherEmitter(DomainOp domain)
   }
 }
 
-int64_t GatherEmitter::minOffset(unsigned k) const {
-  int64_t result = stmts.front().offset[k];
+SmallVector<SmallVector<int64_t>> GatherEmitter::getOffsets() const {
+  SmallVector<SmallVector<int64_t>> offsets;
   for (const Statement &stmt : stmts)
-    result = std::min(result, stmt.offset[k]);
-  return result;
+    offsets.push_back(stmt.offset);
+  return offsets;
 }
 
-int64_t GatherEmitter::maxOffset(unsigned k) const {
-  int64_t result = stmts.front().offset[k];
-  for (const Statement &stmt : stmts)
-    result = std::max(result, stmt.offset[k]);
-  return result;
+NestBounds GatherEmitter::getNestBounds(const GatherNest &nest,
+                                        std::optional<unsigned> onlyDim) const {
+  MLIRContext *ctx = bounds.lower.front().getContext();
+  unsigned numSymbols = bounds.operands.size();
+  auto toMap = [&](ArrayRef<GatherBound> list, unsigned k) {
+    SmallVector<AffineExpr> exprs;
+    for (const GatherBound &b : list)
+      exprs.push_back((b.upper ? bounds.upperExpr(k) : bounds.lowerExpr(k)) +
+                      b.offset);
+    return AffineMap::get(0, numSymbols, exprs, ctx);
+  };
+  NestBounds box;
+  box.operands = bounds.operands;
+  for (auto [i, range] : llvm::enumerate(nest.ranges)) {
+    unsigned k = nest.depth + i;
+    if (onlyDim && *onlyDim != k)
+      continue;
+    box.lower.push_back(toMap(range.lower, k));
+    box.upper.push_back(toMap(range.upper, k));
+  }
+  return box;
 }
 
 Value GatherEmitter::evaluate(OpBuilder &builder, ValueRange ivs, unsigned s,
@@ -226,186 +236,76 @@ void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
       });
 }
 
+GatherEmitter::CompactNests
+GatherEmitter::classify(ArrayRef<GatherNest> nests) const {
+  // In emission order: the lower slabs, the core (ranges over all
+  // dimensions, nothing guarded), the upper slabs.
+  CompactNests result;
+  result.lower.assign(rank, nullptr);
+  result.upper.assign(rank, nullptr);
+  for (const GatherNest &nest : nests) {
+    if (nest.firstGuarded == rank)
+      result.core = &nest;
+    else
+      (result.core ? result.upper : result.lower)[nest.depth] = &nest;
+  }
+  return result;
+}
+
 void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
                                SmallVector<Value> &prefix, bool parallel,
-                               bool fallback) {
+                               const CompactNests &nests) {
   if (k == rank) {
-    emitFusedBody(builder, prefix,
-                  llvm::to_vector(llvm::seq<unsigned>(0, stmts.size())));
+    emitFusedBody(builder, prefix, nests.core->statements);
     return;
   }
-  MLIRContext *ctx = builder.getContext();
-  unsigned numSymbols = bounds.operands.size();
-  auto map = [&](AffineExpr e) { return symbolMap(e, numSymbols); };
-  auto map2 = [&](AffineExpr a, AffineExpr b) {
-    return AffineMap::get(0, numSymbols, {a, b}, ctx);
+  auto slab = [&](const GatherNest *nest) {
+    if (nest)
+      emitNest(builder, getNestBounds(*nest), nest->statements,
+               nest->firstGuarded, prefix, parallel);
   };
-  SmallVector<unsigned> all =
-      llvm::to_vector(llvm::seq<unsigned>(0, stmts.size()));
-  // H: the written points of a dimension; C: its core.
-  auto hLo = [&](unsigned j) { return bounds.lowerExpr(j) + minOffset(j); };
-  auto hHi = [&](unsigned j) { return bounds.upperExpr(j) + maxOffset(j); };
-  auto cLo = [&](unsigned j) { return bounds.lowerExpr(j) + maxOffset(j); };
-  auto cHi = [&](unsigned j) { return bounds.upperExpr(j) + minOffset(j); };
-  bool peel = minOffset(k) != maxOffset(k);
-
-  // A slab of dimension k: dimension k as given, later dimensions over H,
-  // every statement guarded in dimensions >= k.
-  auto slab = [&](AffineMap lower, AffineMap upper) {
-    NestBounds box;
-    box.operands = bounds.operands;
-    box.lower.push_back(lower);
-    box.upper.push_back(upper);
-    for (unsigned j = k + 1; j < rank; ++j) {
-      box.lower.push_back(map(hLo(j)));
-      box.upper.push_back(map(hHi(j)));
-    }
-    emitNest(builder, box, all, k, prefix, parallel);
-    (fallback ? counts.fallback : counts.boundary) += 1;
-  };
-
-  // Lower slab: [H.lo, min(C.lo, H.hi)).
-  if (peel)
-    slab(map(hLo(k)), map2(cLo(k), hHi(k)));
-
+  slab(nests.lower[k]);
   // Core of dimension k, recursing into the next dimension.
-  NestBounds core;
-  core.operands = bounds.operands;
-  core.lower.push_back(map(cLo(k)));
-  core.upper.push_back(map(cHi(k)));
+  NestBounds core = getNestBounds(*nests.core, k);
   bool stillParallel = parallel && core.getConstantExtent(0) == 1;
   buildLoopNest(builder, domain.getLoc(), core, parallel,
                 [&](OpBuilder &b, Location, ValueRange iv) {
                   prefix.push_back(iv.front());
-                  emitPeeled(b, k + 1, prefix, stillParallel, fallback);
+                  emitPeeled(b, k + 1, prefix, stillParallel, nests);
                   prefix.pop_back();
                 });
-  if (k == 0)
-    (fallback ? counts.fallback : counts.core) += 1;
-
-  // Upper slab: [max(C.hi, min(C.lo, H.hi)), H.hi). The min inside a max
-  // is not expressible in one bound map; since C.hi <= H.hi, it equals
-  // max(C.hi, C.lo) whenever C.lo <= H.hi, and H.hi (an empty slab)
-  // otherwise, where the lower slab already covered everything.
-  if (peel)
-    slab(map2(cHi(k), cLo(k)), map(hHi(k)));
+  slab(nests.upper[k]);
 }
 
-void GatherEmitter::emitCompact(OpBuilder &builder, bool fallback) {
+void GatherEmitter::emitCompact(OpBuilder &builder,
+                                ArrayRef<GatherNest> nests) {
   // The slabs of an inner dimension sit inside the core loops of the outer
   // ones, next to the rows and planes they border, instead of being
   // separate sweeps over the arrays.
   SmallVector<Value> prefix;
-  emitPeeled(builder, 0, prefix, /*parallel=*/true, fallback);
+  emitPeeled(builder, 0, prefix, /*parallel=*/true, classify(nests));
 }
 
-void GatherEmitter::emitExact(OpBuilder &builder) {
-  unsigned numSymbols = bounds.operands.size();
-  Location loc = domain.getLoc();
-
-  // Distinct sorted offsets per dimension, and the size condition under
-  // which the split is ordered: upper_k - lower_k >= max o - min o.
-  SmallVector<SmallVector<int64_t>> offsets(rank);
+void GatherEmitter::emitExact(OpBuilder &builder, const GatherPlan &plan) {
+  // The boxes are ordered only on domains at least as large as the offset
+  // span in each split dimension; smaller ones take the compact fallback.
   SmallVector<AffineExpr> conditions;
-  for (unsigned k = 0; k < rank; ++k) {
-    for (const Statement &stmt : stmts)
-      offsets[k].push_back(stmt.offset[k]);
-    llvm::sort(offsets[k]);
-    offsets[k].erase(llvm::unique(offsets[k]), offsets[k].end());
-    if (offsets[k].size() > 1)
-      conditions.push_back(bounds.upperExpr(k) - bounds.lowerExpr(k) -
-                           (offsets[k].back() - offsets[k].front()));
-  }
-  if (conditions.empty()) {
-    emitCompact(builder);
-    return;
-  }
+  for (auto [k, span] : plan.sizeConditions)
+    conditions.push_back(bounds.upperExpr(k) - bounds.lowerExpr(k) - span);
   auto check = affine::AffineIfOp::create(
-      builder, loc,
-      IntegerSet::get(0, numSymbols, conditions,
+      builder, domain.getLoc(),
+      IntegerSet::get(0, bounds.operands.size(), conditions,
                       SmallVector<bool>(conditions.size(), false)),
       bounds.operands, /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(check.getElseBlock());
-    emitCompact(builder, /*fallback=*/true);
+    emitCompact(builder, plan.fallback);
   }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(check.getThenBlock());
-
-  // Interval t of dimension k (0-based, 2m - 1 of them), and which
-  // statements are valid on it: statement with offset index s (in the
-  // sorted list) is valid on intervals s .. s + m - 1.
-  auto interval = [&](unsigned k, unsigned t) {
-    ArrayRef<int64_t> o = offsets[k];
-    unsigned m = o.size();
-    AffineExpr lo = bounds.lowerExpr(k), hi = bounds.upperExpr(k);
-    if (t + 1 < m)
-      return std::make_pair(lo + o[t], lo + o[t + 1]);
-    if (t + 1 == m)
-      return std::make_pair(lo + o[m - 1], hi + o[0]);
-    unsigned u = t - m;
-    return std::make_pair(hi + o[u], hi + o[u + 1]);
-  };
-  SmallVector<unsigned> numIntervals, index(rank, 0);
-  for (unsigned k = 0; k < rank; ++k)
-    numIntervals.push_back(2 * offsets[k].size() - 1);
-  while (true) {
-    SmallVector<unsigned> subset;
-    for (auto [s, stmt] : llvm::enumerate(stmts)) {
-      bool valid = true;
-      for (unsigned k = 0; k < rank && valid; ++k) {
-        unsigned pos = llvm::find(offsets[k], stmt.offset[k]) -
-                       offsets[k].begin();
-        valid = index[k] >= pos && index[k] < pos + offsets[k].size();
-      }
-      if (valid)
-        subset.push_back(s);
-    }
-    if (!subset.empty()) {
-      NestBounds box;
-      box.operands = bounds.operands;
-      for (unsigned k = 0; k < rank; ++k) {
-        auto [lo, hi] = interval(k, index[k]);
-        box.lower.push_back(symbolMap(lo, numSymbols));
-        box.upper.push_back(symbolMap(hi, numSymbols));
-      }
-      emitNest(builder, box, subset, rank);
-      bool isCore = subset.size() == stmts.size() &&
-                    llvm::all_of(llvm::seq<unsigned>(0, rank), [&](unsigned k) {
-                      return index[k] + 1 == offsets[k].size();
-                    });
-      (isCore ? counts.core : counts.boundary) += 1;
-    }
-    // Next box, last dimension fastest.
-    int k = rank - 1;
-    while (k >= 0 && ++index[k] == numIntervals[k])
-      index[k--] = 0;
-    if (k < 0)
-      break;
-  }
-}
-
-unsigned GatherEmitter::getCompactNestCount() const {
-  unsigned nests = 1;
-  for (unsigned k = 0; k < rank; ++k)
-    if (minOffset(k) != maxOffset(k))
-      nests += 2;
-  return nests;
-}
-
-uint64_t GatherEmitter::getExactBoxCount() const {
-  uint64_t boxes = 1;
-  for (unsigned k = 0; k < rank; ++k) {
-    llvm::SmallDenseSet<int64_t> distinct;
-    for (const Statement &stmt : stmts)
-      distinct.insert(stmt.offset[k]);
-    uint64_t pieces = 2 * distinct.size() - 1;
-    if (boxes > std::numeric_limits<uint64_t>::max() / pieces)
-      return std::numeric_limits<uint64_t>::max();
-    boxes *= pieces;
-  }
-  return boxes;
+  for (const GatherNest &box : plan.nests)
+    emitNest(builder, getNestBounds(box), box.statements, box.firstGuarded);
 }
 
 uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
@@ -417,11 +317,11 @@ uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
   return perNest * nests;
 }
 
-void GatherEmitter::emit(OpBuilder &builder, BoundaryStrategy strategy) {
-  if (strategy == BoundaryStrategy::Exact)
-    emitExact(builder);
+void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan) {
+  if (plan.sizeConditions.empty())
+    emitCompact(builder, plan.nests);
   else
-    emitCompact(builder);
+    emitExact(builder, plan);
 }
 
 /// Splits the results off a scatter domain: a copy without writes computes
@@ -469,10 +369,12 @@ struct StencilScatterToGatherPass
                                              const GatherEmitter &emitter) {
     uint64_t maxExactNests = this->maxExactNests.getValue();
     uint64_t maxGatherOps = this->maxGatherOps.getValue();
-    uint64_t compactNests = emitter.getCompactNestCount();
+    SmallVector<SmallVector<int64_t>> offsets = emitter.getOffsets();
+    unsigned rank = domain.getRank();
+    uint64_t compactNests = getCompactNestCount(offsets, rank);
     if (boundary == BoundaryStrategy::Exact) {
       // The boxes plus the compact fallback for small domains.
-      uint64_t boxes = emitter.getExactBoxCount();
+      uint64_t boxes = getExactBoxCount(offsets, rank);
       uint64_t ops = emitter.estimateClonedOps(
           boxes > maxExactNests ? boxes : boxes + compactNests);
       if (boxes <= maxExactNests && ops <= maxGatherOps)
@@ -502,6 +404,21 @@ struct StencilScatterToGatherPass
     return failure();
   }
 
+  /// The `report-nests` remarks: the counts in words, and the whole plan as
+  /// JSON for tools (bench/run.py).
+  static void reportPlan(DomainOp domain, const GatherPlan &plan) {
+    domain.emitRemark() << "gather form: "
+                        << plan.count(GatherNest::Kind::Core) << " core, "
+                        << plan.count(GatherNest::Kind::Boundary)
+                        << " boundary and "
+                        << plan.count(GatherNest::Kind::Fallback)
+                        << " fallback nests";
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    plan.printJSON(os);
+    domain.emitRemark() << "gather plan: " << json;
+  }
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<DomainOp> domains;
@@ -518,13 +435,12 @@ struct StencilScatterToGatherPass
       FailureOr<BoundaryStrategy> strategy = chooseStrategy(writes, emitter);
       if (failed(strategy))
         return signalPassFailure();
+      GatherPlan plan =
+          planGather(emitter.getOffsets(), writes.getRank(), *strategy);
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
-      emitter.emit(rewriter, *strategy);
+      emitter.emit(rewriter, plan);
       if (reportNests)
-        writes.emitRemark()
-            << "gather form: " << emitter.counts.core << " core, "
-            << emitter.counts.boundary << " boundary and "
-            << emitter.counts.fallback << " fallback nests";
+        reportPlan(writes, plan);
       rewriter.eraseOp(writes);
     }
   }

@@ -130,7 +130,9 @@ def StencilScatterToGatherPass
            "How points outside the core are covered",
            "::mlir::stencil::boundaryStrategyValues()">,
     Option<"reportNests", "report-nests", "bool", "false",
-           "Emit a remark at each converted domain with its nest counts">,
+           "Emit two remarks at each converted domain: its nest counts, and "
+           "its plan (every nest: kind, box, statements, guarded "
+           "dimensions) as JSON">,
     Option<"maxExactNests", "max-exact-nests", "uint64_t",
            "::mlir::stencil::kDefaultMaxExactNests",
            "Above this many boxes, boundary=exact falls back to compact "

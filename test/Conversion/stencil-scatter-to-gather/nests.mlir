@@ -68,8 +68,8 @@ func.func @one_dim(%rb: memref<?x?xf64>, %ub: memref<?x?xf64>, %n: index) {
 
 // Domains without scatters are left for --convert-stencil-to-affine: no
 // remark for them.
-// COMPACT-NOT: remark
-// EXACT-NOT: remark
+// COMPACT-NOT: remark: gather form
+// EXACT-NOT: remark: gather form
 func.func @no_scatter(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %a = stencil.gather %u[-1] : memref<?xf64>

@@ -1,0 +1,239 @@
+//===- GatherPlan.cpp - The nests of a scatter domain's gather form -*- C++ -*-===//
+//
+// This file implements the plan of the gather form (GatherPlan.h): the
+// compact peeling and PerforAD's exact split, as lists of nests computed
+// from the statements' iteration offsets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GatherPlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+/// The offsets seen per dimension.
+struct OffsetTable {
+  OffsetTable(ArrayRef<SmallVector<int64_t>> offsets, unsigned rank)
+      : offsets(offsets), distinct(rank) {
+    for (unsigned k = 0; k < rank; ++k) {
+      for (const SmallVector<int64_t> &o : offsets)
+        distinct[k].push_back(o[k]);
+      llvm::sort(distinct[k]);
+      distinct[k].erase(llvm::unique(distinct[k]), distinct[k].end());
+    }
+  }
+  int64_t min(unsigned k) const { return distinct[k].front(); }
+  int64_t max(unsigned k) const { return distinct[k].back(); }
+  bool peeled(unsigned k) const { return distinct[k].size() > 1; }
+
+  ArrayRef<SmallVector<int64_t>> offsets;
+  /// Sorted distinct offsets of each dimension.
+  SmallVector<SmallVector<int64_t>> distinct;
+};
+
+GatherBound lowerPlus(int64_t o) { return {/*upper=*/false, o}; }
+GatherBound upperPlus(int64_t o) { return {/*upper=*/true, o}; }
+
+/// H, the points written in dimension k: [lower + min o, upper + max o).
+GatherRange written(const OffsetTable &t, unsigned k) {
+  return {{lowerPlus(t.min(k))}, {upperPlus(t.max(k))}};
+}
+
+/// C, the core of dimension k: [lower + max o, upper + min o).
+GatherRange core(const OffsetTable &t, unsigned k) {
+  return {{lowerPlus(t.max(k))}, {upperPlus(t.min(k))}};
+}
+
+/// The compact form: at each dimension k, a guarded lower slab, the core
+/// (holding dimension k+1's slabs and core) and a guarded upper slab.
+void planCompact(const OffsetTable &t, unsigned rank, GatherNest::Kind core_,
+                 GatherNest::Kind boundary, SmallVector<GatherNest> &out) {
+  SmallVector<unsigned> all =
+      llvm::to_vector(llvm::seq<unsigned>(0, t.offsets.size()));
+  auto slab = [&](unsigned k, GatherRange range) {
+    GatherNest nest{boundary, k, {std::move(range)}, all, k};
+    for (unsigned j = k + 1; j < rank; ++j)
+      nest.ranges.push_back(written(t, j));
+    return nest;
+  };
+  SmallVector<GatherNest> upperSlabs;
+  for (unsigned k = 0; k < rank; ++k) {
+    if (!t.peeled(k))
+      continue;
+    // Lower slab: [H.lo, min(C.lo, H.hi)).
+    GatherRange lower = written(t, k);
+    lower.upper = {lowerPlus(t.max(k)), upperPlus(t.max(k))};
+    out.push_back(slab(k, lower));
+    // Upper slab: [max(C.hi, C.lo), H.hi). The exact lower bound would be
+    // max(C.hi, min(C.lo, H.hi)); since C.hi <= H.hi it equals
+    // max(C.hi, C.lo) whenever C.lo <= H.hi, and otherwise the slab is empty
+    // and the lower slab covered everything.
+    GatherRange upper = written(t, k);
+    upper.lower = {upperPlus(t.min(k)), lowerPlus(t.max(k))};
+    upperSlabs.push_back(slab(k, upper));
+  }
+  GatherNest centre{core_, 0, {}, all, rank};
+  for (unsigned k = 0; k < rank; ++k)
+    centre.ranges.push_back(core(t, k));
+  out.push_back(std::move(centre));
+  out.append(upperSlabs.rbegin(), upperSlabs.rend());
+}
+
+/// Interval i (of 2m - 1) of dimension k in the exact split.
+GatherRange interval(const OffsetTable &t, unsigned k, unsigned i) {
+  ArrayRef<int64_t> o = t.distinct[k];
+  unsigned m = o.size();
+  if (i + 1 < m)
+    return {{lowerPlus(o[i])}, {lowerPlus(o[i + 1])}};
+  if (i + 1 == m)
+    return {{lowerPlus(o[m - 1])}, {upperPlus(o[0])}};
+  unsigned u = i - m;
+  return {{upperPlus(o[u])}, {upperPlus(o[u + 1])}};
+}
+
+/// PerforAD's split: every combination of intervals, each box running the
+/// statements valid on all of its intervals (statement with the s-th
+/// smallest offset of dimension k is valid on intervals s .. s + m - 1).
+void planExactBoxes(const OffsetTable &t, unsigned rank,
+                    SmallVector<GatherNest> &out) {
+  SmallVector<unsigned> count, index(rank, 0);
+  for (unsigned k = 0; k < rank; ++k)
+    count.push_back(2 * t.distinct[k].size() - 1);
+  while (true) {
+    GatherNest box{GatherNest::Kind::Boundary, 0, {}, {}, rank};
+    for (auto [s, offset] : llvm::enumerate(t.offsets)) {
+      bool valid = true;
+      for (unsigned k = 0; k < rank && valid; ++k) {
+        unsigned pos = llvm::find(t.distinct[k], offset[k]) -
+                       t.distinct[k].begin();
+        valid = index[k] >= pos && index[k] < pos + t.distinct[k].size();
+      }
+      if (valid)
+        box.statements.push_back(s);
+    }
+    if (!box.statements.empty()) {
+      for (unsigned k = 0; k < rank; ++k)
+        box.ranges.push_back(interval(t, k, index[k]));
+      bool centre = llvm::all_of(llvm::seq<unsigned>(0, rank), [&](unsigned k) {
+        return index[k] + 1 == t.distinct[k].size();
+      });
+      if (centre && box.statements.size() == t.offsets.size())
+        box.kind = GatherNest::Kind::Core;
+      out.push_back(std::move(box));
+    }
+    // Next box, last dimension fastest.
+    int k = rank - 1;
+    while (k >= 0 && ++index[k] == count[k])
+      index[k--] = 0;
+    if (k < 0)
+      break;
+  }
+}
+
+} // namespace
+
+GatherPlan mlir::stencil::planGather(ArrayRef<SmallVector<int64_t>> offsets,
+                                     unsigned rank,
+                                     BoundaryStrategy strategy) {
+  OffsetTable table(offsets, rank);
+  GatherPlan plan;
+  plan.rank = rank;
+  plan.strategy = strategy;
+  if (strategy == BoundaryStrategy::Exact)
+    for (unsigned k = 0; k < rank; ++k)
+      if (table.peeled(k))
+        plan.sizeConditions.push_back({k, table.max(k) - table.min(k)});
+  if (plan.sizeConditions.empty()) {
+    planCompact(table, rank, GatherNest::Kind::Core,
+                GatherNest::Kind::Boundary, plan.nests);
+    return plan;
+  }
+  planExactBoxes(table, rank, plan.nests);
+  planCompact(table, rank, GatherNest::Kind::Fallback,
+              GatherNest::Kind::Fallback, plan.fallback);
+  return plan;
+}
+
+unsigned GatherPlan::count(GatherNest::Kind kind) const {
+  unsigned n = 0;
+  for (const GatherNest &nest : llvm::concat<const GatherNest>(nests, fallback))
+    n += nest.kind == kind;
+  return n;
+}
+
+static llvm::json::Array toJSON(ArrayRef<GatherBound> bounds) {
+  llvm::json::Array out;
+  for (const GatherBound &b : bounds)
+    out.push_back(llvm::json::Object{{"bound", b.upper ? "upper" : "lower"},
+                                     {"offset", b.offset}});
+  return out;
+}
+
+static llvm::json::Array toJSON(ArrayRef<GatherNest> nests) {
+  llvm::json::Array out;
+  for (const GatherNest &nest : nests) {
+    llvm::json::Array ranges;
+    for (const GatherRange &range : nest.ranges)
+      ranges.push_back(llvm::json::Object{{"max_of", toJSON(range.lower)},
+                                          {"min_of", toJSON(range.upper)}});
+    StringRef kind = nest.kind == GatherNest::Kind::Core       ? "core"
+                     : nest.kind == GatherNest::Kind::Boundary ? "boundary"
+                                                               : "fallback";
+    out.push_back(llvm::json::Object{
+        {"kind", kind},
+        {"depth", nest.depth},
+        {"ranges", std::move(ranges)},
+        {"statements", llvm::json::Array(nest.statements)},
+        {"first_guarded", nest.firstGuarded}});
+  }
+  return out;
+}
+
+void GatherPlan::printJSON(raw_ostream &os) const {
+  llvm::json::Array conditions;
+  for (auto [k, span] : sizeConditions)
+    conditions.push_back(llvm::json::Object{{"dim", k}, {"min_extent", span}});
+  llvm::json::Object plan{
+      {"rank", rank},
+      {"boundary",
+       strategy == BoundaryStrategy::Exact ? "exact" : "compact"},
+      {"core", count(GatherNest::Kind::Core)},
+      {"boundary_nests", count(GatherNest::Kind::Boundary)},
+      {"fallback_nests", count(GatherNest::Kind::Fallback)},
+      {"size_conditions", std::move(conditions)},
+      {"nests", toJSON(nests)},
+      {"fallback", toJSON(fallback)}};
+  os << llvm::json::Value(std::move(plan));
+}
+
+unsigned
+mlir::stencil::getCompactNestCount(ArrayRef<SmallVector<int64_t>> offsets,
+                                   unsigned rank) {
+  OffsetTable table(offsets, rank);
+  unsigned nests = 1;
+  for (unsigned k = 0; k < rank; ++k)
+    nests += table.peeled(k) ? 2 : 0;
+  return nests;
+}
+
+uint64_t mlir::stencil::getExactBoxCount(ArrayRef<SmallVector<int64_t>> offsets,
+                                         unsigned rank) {
+  OffsetTable table(offsets, rank);
+  uint64_t boxes = 1;
+  for (unsigned k = 0; k < rank; ++k) {
+    uint64_t pieces = 2 * table.distinct[k].size() - 1;
+    if (boxes > std::numeric_limits<uint64_t>::max() / pieces)
+      return std::numeric_limits<uint64_t>::max();
+    boxes *= pieces;
+  }
+  return boxes;
+}

@@ -1,0 +1,92 @@
+//===- GatherPlan.h - The nests of a scatter domain's gather form -*- C++ -*-===//
+//
+// This file declares the plan of --stencil-scatter-to-gather: from the
+// iteration offsets of a domain's writes alone, the list of loop nests of
+// its gather form (their boxes, the statements each runs and the dimensions
+// in which those are guarded). The plan holds no IR; ScatterToGather.cpp
+// builds IR from it, and `report-nests` prints it as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_GATHERPLAN_H
+#define STENCIL_LIB_CONVERSION_GATHERPLAN_H
+
+#include "Stencil/Conversion/Passes.h"
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace mlir::stencil {
+
+/// A loop bound of one dimension k: the domain's lower or upper bound in k
+/// plus a constant.
+struct GatherBound {
+  bool upper;
+  int64_t offset;
+};
+
+/// The range [max(lower...), min(upper...)) of one dimension of a nest.
+struct GatherRange {
+  SmallVector<GatherBound, 2> lower;
+  SmallVector<GatherBound, 2> upper;
+};
+
+/// One loop nest of the gather form.
+struct GatherNest {
+  enum class Kind { Core, Boundary, Fallback };
+  Kind kind;
+  /// Compact nests of depth d run inside the core loops of dimensions < d
+  /// (the core nest's ranges there); the core nest and exact boxes have
+  /// depth 0.
+  unsigned depth;
+  /// The ranges of dimensions depth .. rank-1.
+  SmallVector<GatherRange> ranges;
+  /// The statements it runs, as indices into the domain's writes in program
+  /// order.
+  SmallVector<unsigned> statements;
+  /// Statements are guarded by their validity in dimensions >= firstGuarded
+  /// (none when it equals the rank).
+  unsigned firstGuarded;
+};
+
+/// The gather form of one domain.
+struct GatherPlan {
+  unsigned rank = 0;
+  BoundaryStrategy strategy = BoundaryStrategy::Compact;
+  /// Exact only: the split is ordered when upper_k - lower_k >= span for
+  /// each (k, span) here; then `nests` run, else `fallback`. Empty for a
+  /// compact plan, or an exact one that needs no split.
+  SmallVector<std::pair<unsigned, int64_t>> sizeConditions;
+  /// Compact nests in emission order (lower slabs outside in, the core,
+  /// upper slabs inside out), or the boxes of the exact split.
+  SmallVector<GatherNest> nests;
+  /// The compact nests of the exact form's small-domain branch.
+  SmallVector<GatherNest> fallback;
+
+  /// Counts the nests of each kind.
+  unsigned count(GatherNest::Kind kind) const;
+  /// Writes the plan as one line of JSON.
+  void printJSON(raw_ostream &os) const;
+};
+
+/// Plans the gather form of writes at iteration offsets `offsets` (one
+/// vector of `rank` entries per write, in program order).
+GatherPlan planGather(ArrayRef<SmallVector<int64_t>> offsets, unsigned rank,
+                      BoundaryStrategy strategy);
+
+/// The number of nests of the compact form: a core plus two slabs per
+/// dimension whose statements have more than one offset.
+unsigned getCompactNestCount(ArrayRef<SmallVector<int64_t>> offsets,
+                             unsigned rank);
+
+/// The number of boxes of the exact split before empty ones are dropped:
+/// the product of `2 m_k - 1` over dimensions with `m_k` distinct offsets,
+/// saturated at UINT64_MAX.
+uint64_t getExactBoxCount(ArrayRef<SmallVector<int64_t>> offsets,
+                          unsigned rank);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_LIB_CONVERSION_GATHERPLAN_H
