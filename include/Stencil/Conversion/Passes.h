@@ -1,6 +1,7 @@
 //===- Passes.h - Stencil lowering passes -------------------------*- C++ -*-===//
 //
-// This file declares the lowering passes of the stencil project and the
+// This file declares the two conversions of the stencil dialect (to affine
+// loops, and scatter to gather), the enums of their options, and the
 // registration hook generated from Passes.td.
 //
 //===----------------------------------------------------------------------===//
@@ -24,12 +25,6 @@ class MemRefDialect;
 namespace scf {
 class SCFDialect;
 } // namespace scf
-namespace LLVM {
-class LLVMDialect;
-} // namespace LLVM
-namespace omp {
-class OpenMPDialect;
-} // namespace omp
 } // namespace mlir
 
 namespace mlir::stencil {
