@@ -44,6 +44,10 @@ config.substitutions.append(("%llvm_lib_dir", lib))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
+# MLIR's headers (CRunnerUtils.h), next to the LLVM tools.
+config.substitutions.append(
+    ("%mlir_include_dir",
+     os.path.join(os.path.dirname(config.llvm_tools_dir), "include")))
 # The compilers of the main build, for tests that configure other projects.
 config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
 config.substitutions.append(("%c_compiler", config.c_compiler))

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,6 +56,7 @@ static FailureOr<CValue> describe(Type type) {
   value.mlirType = printType(type);
   if (StringRef scalar = scalarCType(type); !scalar.empty()) {
     value.type = scalar.str();
+    value.element = value.mlirType;
     return value;
   }
   auto memref = dyn_cast<MemRefType>(type);
@@ -62,9 +64,11 @@ static FailureOr<CValue> describe(Type type) {
       memref.getMemorySpace() || memref.getRank() > kMaxDescriptorRank ||
       !(memref.getElementType().isF32() || memref.getElementType().isF64()))
     return failure();
+  value.element = memref.getElementType().isF64() ? "f64" : "f32";
   value.type = "StencilMemRef" + std::to_string(memref.getRank()) + "D_" +
-               (memref.getElementType().isF64() ? "f64" : "f32");
+               value.element;
   value.isDescriptor = true;
+  value.rank = memref.getRank();
   return value;
 }
 
@@ -219,18 +223,69 @@ void mlir::stencil::printCHeader(ArrayRef<CEntryPoint> entryPoints,
      << "#endif /* " << guard << " */\n";
 }
 
-LogicalResult mlir::stencil::emitCHeader(ModuleOp module, StringRef source,
-                                         StringRef headerName,
-                                         raw_ostream &os) {
-  FailureOr<std::vector<CEntryPoint>> entryPoints = planCInterface(module);
-  if (failed(entryPoints))
-    return failure();
+std::string mlir::stencil::getHeaderGuard(StringRef source,
+                                          StringRef headerName) {
   std::string guard = "STENCIL_GENERATED_";
   for (char c : llvm::sys::path::filename(headerName.empty() ? source
                                                              : headerName))
     guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
   if (headerName.empty())
     guard += "_H";
-  printCHeader(*entryPoints, source, guard, os);
+  return guard;
+}
+
+LogicalResult mlir::stencil::emitCHeader(ModuleOp module, StringRef source,
+                                         StringRef headerName,
+                                         raw_ostream &os) {
+  FailureOr<std::vector<CEntryPoint>> entryPoints = planCInterface(module);
+  if (failed(entryPoints))
+    return failure();
+  printCHeader(*entryPoints, source, getHeaderGuard(source, headerName), os);
   return success();
+}
+
+static llvm::json::Array valuesToJSON(ArrayRef<CValue> values) {
+  llvm::json::Array out;
+  for (const CValue &value : values)
+    out.push_back(llvm::json::Object{
+        {"name", value.name},
+        {"kind", value.isDescriptor ? "descriptor" : "scalar"},
+        {"c_type", value.type},
+        {"mlir_type", value.mlirType},
+        {"rank", value.rank},
+        {"element", value.element}});
+  return out;
+}
+
+void mlir::stencil::printCInterfaceJSON(ArrayRef<CEntryPoint> entryPoints,
+                                        raw_ostream &os) {
+  // MLIR's descriptor (StridedMemRefType), as StencilABI.h defines it: two
+  // pointers to the element type, then 64-bit integers; sizes and strides
+  // have `rank` entries and are absent at rank 0.
+  auto field = [](StringRef name, StringRef type, bool perDim) {
+    return llvm::json::Object{
+        {"name", name}, {"type", type}, {"count", perDim ? "rank" : "1"}};
+  };
+  llvm::json::Array fields{field("allocated", "element_pointer", false),
+                           field("aligned", "element_pointer", false),
+                           field("offset", "i64", false),
+                           field("sizes", "i64", true),
+                           field("strides", "i64", true)};
+  llvm::json::Array entries;
+  for (const CEntryPoint &entry : entryPoints) {
+    StringRef results =
+        entry.resultKind == CEntryPoint::ResultKind::Return    ? "return"
+        : entry.resultKind == CEntryPoint::ResultKind::Pointer ? "pointer"
+                                                                : "none";
+    entries.push_back(llvm::json::Object{
+        {"symbol", entry.symbol},
+        {"c_symbol", "_mlir_ciface_" + entry.symbol},
+        {"arguments", valuesToJSON(entry.arguments)},
+        {"results", valuesToJSON(entry.results)},
+        {"result_passing", results}});
+  }
+  os << llvm::json::Value(llvm::json::Object{
+      {"descriptor_fields", std::move(fields)},
+      {"entry_points", std::move(entries)}});
+  os << "\n";
 }

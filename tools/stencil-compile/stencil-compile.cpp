@@ -53,6 +53,10 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     headerFile("header", cl::desc("Also write the C header of the entry points"),
                cl::value_desc("file"));
+static cl::opt<std::string> abiJSONFile(
+    "abi-json",
+    cl::desc("Also write the entry points and the descriptor layout as JSON"),
+    cl::value_desc("file"));
 static cl::opt<bool> shared("shared",
                             cl::desc("Build a shared library (-shared -fPIC)"));
 static cl::opt<std::string> march("march", cl::desc("-march for clang"),
@@ -95,30 +99,22 @@ static void nameArgumentsFromSource(ModuleOp module,
 }
 
 namespace {
-/// Prints the C header from the module as --stencil-prepare-abi leaves it:
-/// after it, the functions are still `func.func` with their memref types,
-/// and every function the earlier passes added (adjoints) is there.
-struct CHeaderAfterPrepareABI : public PassInstrumentation {
-  CHeaderAfterPrepareABI(StringRef source, std::string &header, bool &failed)
-      : source(source), header(header), failed(failed),
-        prepareABI(stencil::createStencilPrepareABIPass()->getArgument()) {}
+/// Plans the C interface from the module as --stencil-prepare-abi leaves
+/// it: after it, the functions are still `func.func` with their memref
+/// types, and every function the earlier passes added (adjoints) is there.
+struct PlanAfterPrepareABI : public PassInstrumentation {
+  PlanAfterPrepareABI()
+      : prepareABI(stencil::createStencilPrepareABIPass()->getArgument()) {}
 
   void runAfterPass(Pass *pass, Operation *op) override {
     auto module = dyn_cast<ModuleOp>(op);
-    if (!module || pass->getArgument() != prepareABI)
-      return;
-    header.clear();
-    llvm::raw_string_ostream os(header);
-    failed =
-        mlir::failed(stencil::emitCHeader(module, source, headerFile, os));
-    captured = true;
+    if (module && pass->getArgument() == prepareABI)
+      plan = stencil::planCInterface(module);
   }
 
-  StringRef source;
-  std::string &header;
-  bool &failed;
-  bool captured = false;
   std::string prepareABI;
+  /// Unset until prepare-abi has run; a failure has been reported.
+  std::optional<FailureOr<std::vector<stencil::CEntryPoint>>> plan;
 };
 } // namespace
 
@@ -232,19 +228,24 @@ static LogicalResult run(MLIRContext &context,
   // Whatever the passes, only LLVM and OpenMP ops may reach the
   // translation; anything else gets a located error here.
   pm.addPass(stencil::createStencilVerifyLoweredPass());
-  std::string header;
-  bool headerFailed = false;
-  auto *capture = new CHeaderAfterPrepareABI(inputFile, header, headerFailed);
-  pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(capture));
-  if (failed(pm.run(*module)) || headerFailed)
+  auto *abi = new PlanAfterPrepareABI();
+  pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(abi));
+  if (failed(pm.run(*module)) || (abi->plan && failed(*abi->plan)))
     return failure();
-  if (!headerFile.empty()) {
-    if (!capture->captured)
-      return errorHandler("--header needs the C interface, but the passes "
-                          "do not run " +
-                          capture->prepareABI +
+  if (!headerFile.empty() || !abiJSONFile.empty()) {
+    if (!abi->plan)
+      return errorHandler("--header and --abi-json need the C interface, but "
+                          "the passes do not run " +
+                          abi->prepareABI +
                           " (--convert-to-omp runs it unless c-interface=0)");
-    if (failed(writeFile(headerFile, header)))
+    std::string header, json;
+    llvm::raw_string_ostream headerOS(header), jsonOS(json);
+    stencil::printCHeader(**abi->plan, inputFile,
+                          stencil::getHeaderGuard(inputFile, headerFile),
+                          headerOS);
+    stencil::printCInterfaceJSON(**abi->plan, jsonOS);
+    if ((!headerFile.empty() && failed(writeFile(headerFile, header))) ||
+        (!abiJSONFile.empty() && failed(writeFile(abiJSONFile, json))))
       return failure();
   }
 

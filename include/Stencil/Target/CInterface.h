@@ -27,6 +27,11 @@ struct CValue {
   std::string type;
   /// True for memrefs, passed as a pointer to a descriptor.
   bool isDescriptor = false;
+  /// The rank of a descriptor (0 for scalars).
+  int64_t rank = 0;
+  /// The element type of a descriptor, or the scalar type: `f64`, `f32`,
+  /// `index`, `i64`, ... (MLIR spelling).
+  std::string element;
   /// The MLIR type, as printed, for documentation.
   std::string mlirType;
 };
@@ -53,6 +58,17 @@ FailureOr<std::vector<CEntryPoint>> planCInterface(ModuleOp module);
 /// the header's first comment; `guard` is its include guard.
 void printCHeader(ArrayRef<CEntryPoint> entryPoints, StringRef source,
                   StringRef guard, raw_ostream &os);
+
+/// Writes the entry points as JSON for tools that call them without a C
+/// compiler (ctypes, the Python package): every argument and result with its
+/// kind, C type, rank and element type, and the descriptor's fields in
+/// order, so that no tool restates the layout.
+void printCInterfaceJSON(ArrayRef<CEntryPoint> entryPoints, raw_ostream &os);
+
+/// The include guard of a header named `headerName` (from `source` if
+/// empty), so that headers generated from one source under different names
+/// can be included together.
+std::string getHeaderGuard(StringRef source, StringRef headerName);
 
 /// planCInterface then printCHeader, with an include guard derived from the
 /// header's file name `headerName` (from `source` if empty), so that headers

@@ -103,8 +103,10 @@ def compile_module(mlir, mode, workdir, args, log):
     # ("scatter=gather boundary=exact") as stencil-opt does.
     passes.append("--convert-to-omp=scatter=%s" % mode)
     out = os.path.join(workdir, "%s.so" % mode)
-    # -O2: these libraries run once, and are many.
-    cmd = [args.stencil_compile, mlir, "-o", out, "--shared", "-O2"] + passes
+    # -O2: these libraries run once, and are many. The ABI description
+    # (entry points and descriptor layout) comes from the compiler.
+    cmd = [args.stencil_compile, mlir, "-o", out, "--shared", "-O2",
+           "--abi-json", out + ".abi.json"] + passes
     r = run(cmd, log)
     if r.returncode != 0 or not os.path.exists(out):
         log.append(r.stderr)
@@ -116,26 +118,52 @@ def compile_module(mlir, mode, workdir, args, log):
 # Calling the functions
 # ===----------------------------------------------------------------------=== #
 
-_descriptors = {}
+class ABI:
+    """The C interface of one library as stencil-compile describes it
+    (--abi-json): the descriptor's fields and every entry point. Nothing
+    here restates the layout."""
 
+    FIELD_TYPES = {"element_pointer": ctypes.POINTER(ctypes.c_double),
+                   "i64": ctypes.c_int64}
 
-def descriptor_type(rank):
-    if rank not in _descriptors:
-        fields = [("allocated", ctypes.POINTER(ctypes.c_double)),
-                  ("aligned", ctypes.POINTER(ctypes.c_double)),
-                  ("offset", ctypes.c_int64)]
-        if rank:
-            fields += [("sizes", ctypes.c_int64 * rank),
-                       ("strides", ctypes.c_int64 * rank)]
-        _descriptors[rank] = type("MemRef%dD" % rank, (ctypes.Structure,),
-                                  {"_fields_": fields})
-    return _descriptors[rank]
+    def __init__(self, path):
+        with open(path) as f:
+            raw = json.load(f)
+        self.fields = raw["descriptor_fields"]
+        self.entries = {e["c_symbol"]: e for e in raw["entry_points"]}
+        self._types = {}
+
+    def descriptor(self, rank):
+        """The ctypes structure of a rank-`rank` f64 descriptor."""
+        if rank not in self._types:
+            fields = []
+            for field in self.fields:
+                ctype = self.FIELD_TYPES[field["type"]]
+                if field["count"] == "rank":
+                    if rank == 0:
+                        continue
+                    ctype = ctype * rank
+                fields.append((field["name"], ctype))
+            self._types[rank] = type("MemRef%dD" % rank, (ctypes.Structure,),
+                                     {"_fields_": fields})
+        return self._types[rank]
+
+    def check(self, symbol, expected):
+        """Raises CaseError unless entry point `symbol` takes `expected`, a
+        list of (kind, rank, element) per argument."""
+        entry = self.entries.get(symbol)
+        if entry is None:
+            raise CaseError("no entry point %s in the ABI description" % symbol)
+        got = [(a["kind"], a["rank"], a["element"]) for a in entry["arguments"]]
+        if got != expected:
+            raise CaseError("%s takes %s, the description says %s"
+                            % (symbol, got, expected))
 
 
 class Buffer:
     """A contiguous row-major f64 array and its descriptor."""
 
-    def __init__(self, shape, values):
+    def __init__(self, shape, values, abi):
         self.shape = list(shape)
         self.count = 1
         for s in shape:
@@ -144,7 +172,7 @@ class Buffer:
         # At least one element, so that empty arrays still have a pointer.
         self.data = (ctypes.c_double * max(1, self.count))(*values)
         rank = len(shape)
-        self.desc = descriptor_type(rank)()
+        self.desc = abi.descriptor(rank)()
         ptr = ctypes.cast(self.data, ctypes.POINTER(ctypes.c_double))
         self.desc.allocated = ptr
         self.desc.aligned = ptr
@@ -169,8 +197,9 @@ class CaseError(Exception):
 class Case:
     """One function of the description, bound to a loaded library."""
 
-    def __init__(self, desc, lib, suffix):
+    def __init__(self, desc, lib, abi, suffix):
         self.desc = desc
+        self.abi = abi
         self.name = desc["name"]
         self.args = desc["args"]
         self.results = desc.get("results", 0)
@@ -200,6 +229,26 @@ class Case:
                     {"_fields_": [("r%d" % k, ctypes.c_double)
                                   for k in range(self.results)]})
         self.adjoint.restype = None
+        self.check_signatures(suffix)
+
+    def check_signatures(self, suffix):
+        """The entry points must take what the description says: the
+        primal's arguments, then a shadow per active argument (an array of
+        the same rank, or a rank-0 array for a scalar), then a seed per
+        result."""
+        def arg(a):
+            if a["kind"] == "array":
+                return ("descriptor", len(a["shape"]), "f64")
+            if a["kind"] == "scalar":
+                return ("scalar", 0, "f64")
+            return ("scalar", 0, "index")
+        primal = [arg(a) for a in self.args]
+        shadows = [("descriptor", len(a["shape"]) if a["kind"] == "array" else 0,
+                    "f64") for a in self.args if a.get("active")]
+        seeds = [("scalar", 0, "f64")] * self.results
+        self.abi.check("_mlir_ciface_" + self.name, primal)
+        self.abi.check("_mlir_ciface_" + self.name + suffix,
+                       primal + shadows + seeds)
 
     def shape(self, arg, sizes):
         env = dict(sizes)
@@ -209,7 +258,7 @@ class Case:
         call = []
         for a in self.args:
             if a["kind"] == "array":
-                buf = Buffer(self.shape(a, sizes), state[a["name"]])
+                buf = Buffer(self.shape(a, sizes), state[a["name"]], self.abi)
                 keep[a["name"]] = buf
                 call.append(buf.ref())
             elif a["kind"] == "scalar":
@@ -242,9 +291,9 @@ class Case:
         for name in self.active:
             a = next(x for x in self.args if x["name"] == name)
             if a["kind"] == "array":
-                buf = Buffer(self.shape(a, sizes), shadows[name])
+                buf = Buffer(self.shape(a, sizes), shadows[name], self.abi)
             else:
-                buf = Buffer([], [shadows[name]])
+                buf = Buffer([], [shadows[name]], self.abi)
             out[name] = (a["kind"], buf)
             call.append(buf.ref())
         for seed in seeds:
@@ -539,16 +588,18 @@ def main():
             print("FAIL: cannot load %s (%s) for the thread checks" % (libomp, e))
             sys.exit(1)
     loaded = {m: ctypes.CDLL(path) for m, path in libs.items()}
+    abis = {m: ABI(path + ".abi.json") for m, path in libs.items()}
 
     checker = Checker(args, omp)
     if omp:
         checker.default_threads = omp.omp_get_max_threads()
     for index, c in enumerate(cases):
         try:
-            case = Case(c, loaded[args.mode], args.suffix)
+            case = Case(c, loaded[args.mode], abis[args.mode], args.suffix)
             ref = None
             if args.compare:
-                ref = Case(c, loaded[args.compare], args.suffix)
+                ref = Case(c, loaded[args.compare], abis[args.compare],
+                           args.suffix)
         except CaseError as e:
             print("FAIL %s %s" % (c["name"], e))
             checker.failed += 1
