@@ -285,44 +285,17 @@ def parse_benchmarks(raw_json, repetitions, statistic):
 # ===----------------------------------------------------------------------=== #
 
 
-LOOP_OPS = ("affine.parallel", "affine.for", "scf.for", "scf.parallel")
-OP_RE = re.compile(r"^\s*(?:%[^=]+=\s*)?([a-z_]+\.[a-z_.]+)")
+def remark_json(stderr, prefix):
+    """The JSON payloads of the remarks `<prefix>{...}` in `stderr`: the
+    compiler's structured reports (--stencil-report-loops, the gather
+    plan of report-nests), so that nothing here parses printed IR."""
+    return [json.loads(line.split(prefix, 1)[1])
+            for line in stderr.splitlines() if "remark: " + prefix in line]
 
 
-def count_nests(mlir_text):
-    """Counts, per func.func, the loop nests: loops with no enclosing loop
-    (inside affine.if / scf.if as well). Returns {function: (nests,
-    nests in else-branches)}; the else-branch of the exact strategy's size
-    check holds its compact fallback."""
-    result = {}
-    stack = []  # One entry per open region: (op name, in else-branch).
-    func = None
-    for line in mlir_text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith("//"):
-            continue
-        if stripped.startswith("}"):
-            if stripped.startswith("} else {") and stack:
-                name, _ = stack.pop()
-                stack.append((name, True))
-                continue
-            if stack:
-                stack.pop()
-            continue
-        m = OP_RE.match(line)
-        op = m.group(1) if m else None
-        if op == "func.func":
-            fm = re.search(r"@([\w$.]+)", line)
-            func = fm.group(1) if fm else "?"
-            result.setdefault(func, [0, 0])
-        if op in LOOP_OPS and func is not None and \
-                not any(name in LOOP_OPS for name, _ in stack):
-            result[func][0] += 1
-            if any(is_else for _, is_else in stack):
-                result[func][1] += 1
-        if stripped.endswith("{"):
-            stack.append((op or "?", False))
-    return {f: tuple(v) for f, v in result.items()}
+def loop_reports(stderr):
+    """{function: loop report} from --stencil-report-loops remarks."""
+    return {r["function"]: r for r in remark_json(stderr, "loop report: ")}
 
 
 def time_command(cmd, runs):
@@ -359,30 +332,23 @@ def compile_stats(args):
                               variant.split("_")[1]]
                 if variant.startswith("gather"):
                     affine[1] += " report-nests=1"
-                proc = subprocess.run([stencil_opt, src] + affine,
-                                      capture_output=True, text=True, check=False)
-                if proc.returncode != 0 and variant.startswith("gather"):
-                    # A stencil-opt without report-nests: count loops only.
-                    affine[1] = affine[1].replace(" report-nests=1", "")
-                    proc = subprocess.run([stencil_opt, src] + affine,
-                                          capture_output=True, text=True, check=True)
-                text = proc.stdout
-                # The pass's own plan (JSON): boxes of the exact split that
-                # are a single point have no loop, so count_nests misses them.
-                plans = [json.loads(line.split("gather plan: ", 1)[1])
-                         for line in proc.stderr.splitlines()
-                         if "remark: gather plan: " in line]
+                proc = subprocess.run([stencil_opt, src] + affine +
+                                      ["--stencil-report-loops", "-o", os.devnull],
+                                      capture_output=True, text=True, check=True)
+                # The pass's own plan: boxes of the exact split that are a
+                # single point have no loop, so the loop report misses them.
+                plans = remark_json(proc.stderr, "gather plan: ")
                 if plans:
                     entry["gather_nests"] = {
                         key: sum(p[field] for p in plans)
                         for key, field in (("core", "core"),
                                            ("boundary", "boundary_nests"),
                                            ("fallback", "fallback_nests"))}
-                nests = count_nests(text)
-                adjoint = [f for f in nests if f != kernel]
-                entry["adjoint_nests"], entry["fallback_nests"] = \
-                    nests[adjoint[0]] if adjoint else (0, 0)
-                entry["primal_nests"] = nests.get(kernel, (0, 0))[0]
+                loops = loop_reports(proc.stderr)
+                adjoint = loops.get(kernel + "_adjoint", {})
+                entry["adjoint_nests"] = adjoint.get("loop_nests", 0)
+                entry["fallback_nests"] = adjoint.get("loop_nests_in_else", 0)
+                entry["primal_nests"] = loops.get(kernel, {}).get("loop_nests", 0)
                 lowered = os.path.join(tmp, "%s_%s.mlir" % (kernel, variant))
                 cmd = [stencil_opt, src, "--stencil-adjoint",
                        "--convert-to-omp=" + options, "-o", lowered]
@@ -391,14 +357,13 @@ def compile_stats(args):
                 runs = args.compile_runs if kernel in ("wave3d", "dense27") else 1
                 entry["stencil_opt_s"], entry["stencil_opt_min_s"] = \
                     time_command(cmd, runs)
-                with open(lowered) as f:
-                    low = f.read()
-                adj_name = kernel + "_adjoint"
-                body = low[low.find("llvm.func @" + adj_name + "("):]
-                end = body.find("llvm.func @_mlir_ciface_" + adj_name)
-                body = body[:end] if end > 0 else body
-                entry["omp_parallel_regions"] = body.count("omp.parallel")
-                entry["omp_wsloops"] = body.count("omp.wsloop")
+                # The OpenMP regions and worksharing loops of the adjoint.
+                proc = subprocess.run([stencil_opt, lowered,
+                                       "--stencil-report-loops", "-o", os.devnull],
+                                      capture_output=True, text=True, check=True)
+                adjoint = loop_reports(proc.stderr).get(kernel + "_adjoint", {})
+                entry["omp_parallel_regions"] = adjoint.get("omp_parallel", 0)
+                entry["omp_wsloops"] = adjoint.get("omp_wsloop", 0)
                 # Native code generation by stencil-compile, the chain
                 # stencil_add_kernel runs, with no passes left to run (the
                 # module is already lowered): translation and clang -O3.

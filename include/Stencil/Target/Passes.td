@@ -173,4 +173,27 @@ def StencilVerifyLoweredPass
   }];
 }
 
+def StencilReportLoopsPass
+    : Pass<"stencil-report-loops", "::mlir::ModuleOp"> {
+  let summary = "Report each function's loop nests and OpenMP ops as JSON";
+  let description = [{
+    For tools that describe the generated code (bench/run.py), so that none
+    of them parses printed IR: emits one remark per function with a body,
+    `loop report: {...}` (one line of JSON) with
+    - `function`: its name;
+    - `loop_nests`: loops (`LoopLikeOpInterface`) with no enclosing loop in
+      the function, including those inside `affine.if`/`scf.if`;
+    - `loop_nests_in_else`: those of them inside an else region (the
+      compact fallback of the exact gather split sits in one);
+    - `omp_parallel`, `omp_wsloop`: the number of `omp.parallel` and
+      `omp.wsloop` ops.
+
+    #### Input invariant
+    - None; run it at whatever stage is to be described.
+
+    #### Output IR
+    - Unchanged; the pass only emits remarks.
+  }];
+}
+
 #endif // STENCIL_TARGET_PASSES_TD
