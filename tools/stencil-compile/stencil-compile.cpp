@@ -188,24 +188,28 @@ static LogicalResult translateToLLVMIR(ModuleOp module, StringRef ll) {
   return writeFile(ll, text);
 }
 
-static LogicalResult run(MLIRContext &context,
-                         const PassPipelineCLParser &passes) {
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+static LogicalResult reportError(const Twine &message) {
+  llvm::errs() << "stencil-compile: " << message << "\n";
+  return failure();
+}
+
+/// Parses the input into a module, keeping what the parser saw of the
+/// argument names (nameArgumentsFromSource).
+static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
+                                        llvm::SourceMgr &sourceMgr) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &error);
   if (!buffer) {
-    llvm::errs() << "stencil-compile: " << error << "\n";
-    return failure();
+    (void)reportError(error);
+    return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   AsmParserState asmState;
-  ParserConfig config(&context);
-  OwningOpRef<ModuleOp> module = ModuleOp::create(
-      FileLineColLoc::get(&context, inputFile, 1, 1));
-  if (failed(parseAsmSourceFile(sourceMgr, module->getBody(), config,
-                                &asmState)))
-    return failure();
+  OwningOpRef<ModuleOp> module =
+      ModuleOp::create(FileLineColLoc::get(&context, inputFile, 1, 1));
+  if (failed(parseAsmSourceFile(sourceMgr, module->getBody(),
+                                ParserConfig(&context), &asmState)))
+    return nullptr;
   // A file holding one explicit module: use it.
   if (llvm::hasSingleElement(*module->getBody()))
     if (auto inner = dyn_cast<ModuleOp>(module->getBody()->front())) {
@@ -213,14 +217,17 @@ static LogicalResult run(MLIRContext &context,
       module = inner;
     }
   nameArgumentsFromSource(*module, asmState);
+  return module;
+}
 
-  PassManager pm(&context);
-  auto errorHandler = [](const Twine &message) {
-    llvm::errs() << "stencil-compile: " << message << "\n";
-    return failure();
-  };
+/// Runs the passes (default convert-to-omp), then --stencil-verify-lowered;
+/// returns the C interface as --stencil-prepare-abi left it, if it ran.
+static FailureOr<std::optional<std::vector<stencil::CEntryPoint>>>
+runPasses(ModuleOp module, const PassPipelineCLParser &passes,
+          std::string &prepareABI) {
+  PassManager pm(module.getContext());
   if (passes.hasAnyOccurrences()) {
-    if (failed(passes.addToPipeline(pm, errorHandler)))
+    if (failed(passes.addToPipeline(pm, reportError)))
       return failure();
   } else if (failed(parsePassPipeline("convert-to-omp", pm))) {
     return failure();
@@ -230,29 +237,56 @@ static LogicalResult run(MLIRContext &context,
   pm.addPass(stencil::createStencilVerifyLoweredPass());
   auto *abi = new PlanAfterPrepareABI();
   pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(abi));
-  if (failed(pm.run(*module)) || (abi->plan && failed(*abi->plan)))
+  prepareABI = abi->prepareABI;
+  if (failed(pm.run(module)) || (abi->plan && failed(*abi->plan)))
     return failure();
-  if (!headerFile.empty() || !abiJSONFile.empty()) {
-    if (!abi->plan)
-      return errorHandler("--header and --abi-json need the C interface, but "
-                          "the passes do not run " +
-                          abi->prepareABI +
-                          " (--convert-to-omp runs it unless c-interface=0)");
-    std::string header, json;
-    llvm::raw_string_ostream headerOS(header), jsonOS(json);
-    stencil::printCHeader(**abi->plan, inputFile,
-                          stencil::getHeaderGuard(inputFile, headerFile),
-                          headerOS);
-    stencil::printCInterfaceJSON(**abi->plan, jsonOS);
-    if ((!headerFile.empty() && failed(writeFile(headerFile, header))) ||
-        (!abiJSONFile.empty() && failed(writeFile(abiJSONFile, json))))
-      return failure();
-  }
+  if (!abi->plan)
+    return std::optional<std::vector<stencil::CEntryPoint>>();
+  return std::optional<std::vector<stencil::CEntryPoint>>(
+      std::move(**abi->plan));
+}
+
+/// Writes --header and --abi-json from the C interface plan.
+static LogicalResult
+writeABIFiles(const std::optional<std::vector<stencil::CEntryPoint>> &plan,
+              StringRef prepareABI) {
+  if (headerFile.empty() && abiJSONFile.empty())
+    return success();
+  if (!plan)
+    return reportError("--header and --abi-json need the C interface, but "
+                       "the passes do not run " +
+                       prepareABI +
+                       " (--convert-to-omp runs it unless c-interface=0)");
+  std::string header, json;
+  llvm::raw_string_ostream headerOS(header), jsonOS(json);
+  stencil::printCHeader(*plan, inputFile,
+                        stencil::getHeaderGuard(inputFile, headerFile),
+                        headerOS);
+  stencil::printCInterfaceJSON(*plan, jsonOS);
+  if (!headerFile.empty() && failed(writeFile(headerFile, header)))
+    return failure();
+  if (!abiJSONFile.empty() && failed(writeFile(abiJSONFile, json)))
+    return failure();
+  return success();
+}
+
+static LogicalResult run(MLIRContext &context,
+                         const PassPipelineCLParser &passes) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInput(context, sourceMgr);
+  if (!module)
+    return failure();
+  std::string prepareABI;
+  FailureOr<std::optional<std::vector<stencil::CEntryPoint>>> plan =
+      runPasses(*module, passes, prepareABI);
+  if (failed(plan) || failed(writeABIFiles(*plan, prepareABI)))
+    return failure();
 
   SmallString<128> ll(keepLL);
   if (ll.empty() &&
       llvm::sys::fs::createTemporaryFile("stencil-compile", "ll", ll))
-    return errorHandler("cannot create a temporary file");
+    return reportError("cannot create a temporary file");
   llvm::FileRemover removeLL(keepLL.empty() ? ll.str() : StringRef());
   if (failed(translateToLLVMIR(*module, ll)))
     return failure();
