@@ -15,6 +15,15 @@ class DialectRegistry;
 
 namespace mlir::stencil {
 
+/// Inserts the dialects a stencil program is written in (stencil, func,
+/// arith, math, memref, scf, affine, cf), with the adjoint rules and the
+/// upstream extensions attached. Drivers parse user input with only these,
+/// then append registerAllStencilDialects: the LLVM and OpenMP dialects are
+/// outputs of the pipeline, never input, and MLIR 22's parser of
+/// `llvm.insertvalue`/`llvm.extractvalue` reads out of bounds on a position
+/// of 2^32 or more (docs/Diagnostics.md).
+void registerStencilInputDialects(DialectRegistry &registry);
+
 /// Inserts the stencil dialect and every dialect that stencil IR and our
 /// passes produce, and attaches the adjoint rules and the upstream extensions
 /// the lowering needs (`registerAllExtensions`).

@@ -28,11 +28,10 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
-void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
+void mlir::stencil::registerStencilInputDialects(DialectRegistry &registry) {
   registry.insert<StencilDialect, affine::AffineDialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, func::FuncDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  omp::OpenMPDialect, scf::SCFDialect>();
+                  cf::ControlFlowDialect, func::FuncDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect>();
   // The ConvertToLLVM interfaces are extensions: without them
   // --convert-to-llvm silently converts nothing.
   registerAllExtensions(registry);
@@ -43,6 +42,11 @@ void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *) {
     ctx->getOrLoadDialect<StencilDialect>();
   });
+}
+
+void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
+  registerStencilInputDialects(registry);
+  registry.insert<LLVM::LLVMDialect, omp::OpenMPDialect>();
 }
 
 void mlir::stencil::registerAllStencilPasses() {

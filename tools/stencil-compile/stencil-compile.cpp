@@ -277,6 +277,10 @@ static LogicalResult run(MLIRContext &context,
   OwningOpRef<ModuleOp> module = parseInput(context, sourceMgr);
   if (!module)
     return failure();
+  DialectRegistry lowered;
+  stencil::registerAllStencilDialects(lowered);
+  registerAllToLLVMIRTranslations(lowered);
+  context.appendDialectRegistry(lowered);
   std::string prepareABI;
   FailureOr<std::optional<std::vector<stencil::CEntryPoint>>> plan =
       runPasses(*module, passes, prepareABI);
@@ -295,9 +299,6 @@ static LogicalResult run(MLIRContext &context,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  DialectRegistry registry;
-  stencil::registerAllStencilDialects(registry);
-  registerAllToLLVMIRTranslations(registry);
   stencil::registerAllStencilPasses();
   registerAllPasses();
   // The passes as stencil-opt takes them: one flag per pass, or a textual
@@ -308,7 +309,11 @@ int main(int argc, char **argv) {
       argc, argv,
       "Compile stencil IR to a native object or shared library, with its C "
       "header (docs/ABI.md)\n");
-  MLIRContext context(registry);
+  // The input is parsed with the dialects a stencil program is written in;
+  // those the passes lower to are added once it is parsed (InitAll.h).
+  DialectRegistry input;
+  stencil::registerStencilInputDialects(input);
+  MLIRContext context(input);
   // Located errors, without a dump of the op they are about.
   context.printOpOnDiagnostic(false);
   return failed(run(context, passes)) ? 1 : 0;

@@ -55,14 +55,22 @@ struct VerifyAfterEachPass : public PassInstrumentation {
 };
 } // namespace
 
-static const DialectRegistry &getRegistry() {
-  static DialectRegistry *registry = [] {
-    auto *result = new DialectRegistry();
-    stencil::registerAllStencilDialects(*result);
+/// The dialects an input may be written in (`input`) and those the
+/// pipelines lower to (`all`). Inputs are parsed as stencil-compile parses
+/// them, without the LLVM and OpenMP dialects (InitAll.h).
+struct Registries {
+  DialectRegistry input, all;
+};
+
+static const Registries &getRegistries() {
+  static Registries *registries = [] {
+    auto *result = new Registries();
+    stencil::registerStencilInputDialects(result->input);
+    stencil::registerAllStencilDialects(result->all);
     stencil::registerAllStencilPasses();
     return result;
   }();
-  return *registry;
+  return *registries;
 }
 
 /// Runs `pipeline` on a copy of `module`; aborts if it fails silently.
@@ -84,7 +92,7 @@ static void runPipeline(MLIRContext &context, ModuleOp module,
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+  MLIRContext context(getRegistries().input, MLIRContext::Threading::DISABLED);
   bool sawError = false;
   ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
     sawError |= diag.getSeverity() == DiagnosticSeverity::Error;
@@ -101,6 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module || failed(verify(*module)))
     return 0;
+  context.appendDialectRegistry(getRegistries().all);
   for (const char *pipeline : kPipelines) {
     sawError = false;
     runPipeline(context, *module, pipeline, sawError);
