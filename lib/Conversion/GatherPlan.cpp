@@ -13,6 +13,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -163,6 +164,23 @@ GatherPlan mlir::stencil::planGather(ArrayRef<SmallVector<int64_t>> offsets,
   return plan;
 }
 
+bool mlir::stencil::planFusedReset(GatherPlan &plan,
+                                   ArrayRef<SmallVector<int64_t>> offsets,
+                                   int64_t block) {
+  if (!plan.sizeConditions.empty() || plan.rank == 0)
+    return false;
+  OffsetTable table(offsets, plan.rank);
+  FusedReset reset{block, table.min(0), table.max(0)};
+  // A 1-D block is a run of points: long enough to vectorize and to
+  // amortize the block's scheduling. Otherwise a block is a run of planes
+  // or rows, and blocks must be many enough to balance the threads.
+  if (reset.block <= 0)
+    reset.block = plan.rank == 1 ? 8192 : 16;
+  reset.block = std::max(reset.block, 4 * reset.lag());
+  plan.reset = reset;
+  return true;
+}
+
 unsigned GatherPlan::count(GatherNest::Kind kind) const {
   unsigned n = 0;
   for (const GatherNest &nest : llvm::concat<const GatherNest>(nests, fallback))
@@ -211,7 +229,12 @@ void GatherPlan::printJSON(raw_ostream &os) const {
       {"fallback_nests", count(GatherNest::Kind::Fallback)},
       {"size_conditions", std::move(conditions)},
       {"nests", toJSON(nests)},
-      {"fallback", toJSON(fallback)}};
+      {"fallback", toJSON(fallback)},
+      {"reset", reset ? llvm::json::Value(llvm::json::Object{
+                            {"block", reset->block},
+                            {"min_offset", reset->minOffset},
+                            {"max_offset", reset->maxOffset}})
+                      : llvm::json::Value(nullptr)}};
   os << llvm::json::Value(std::move(plan));
 }
 

@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace mlir::stencil {
 
@@ -51,6 +52,20 @@ struct GatherNest {
   unsigned firstGuarded;
 };
 
+/// The reset of an output adjoint (a constant stored over the domain right
+/// after it) fused into the compact core sweep of dimension 0. The core runs
+/// in parallel blocks of `block` iterations, each in order; after gather
+/// iteration q, plane q - maxOffset has been read by every iteration that
+/// reads it (q - maxOffset + o for the offsets o of dimension 0) and is
+/// reset, unless some of those lie in an earlier block (the first `lag()`
+/// iterations of each block). Those planes, and the last `lag()` planes of
+/// the domain (read by the upper slab), are reset in a second sweep.
+struct FusedReset {
+  int64_t block;
+  int64_t minOffset, maxOffset;
+  int64_t lag() const { return maxOffset - minOffset; }
+};
+
 /// The gather form of one domain.
 struct GatherPlan {
   unsigned rank = 0;
@@ -64,6 +79,8 @@ struct GatherPlan {
   SmallVector<GatherNest> nests;
   /// The compact nests of the exact form's small-domain branch.
   SmallVector<GatherNest> fallback;
+  /// Set when the reset that follows the domain is fused into its sweep.
+  std::optional<FusedReset> reset;
 
   /// Counts the nests of each kind.
   unsigned count(GatherNest::Kind kind) const;
@@ -75,6 +92,13 @@ struct GatherPlan {
 /// vector of `rank` entries per write, in program order).
 GatherPlan planGather(ArrayRef<SmallVector<int64_t>> offsets, unsigned rank,
                       BoundaryStrategy strategy);
+
+/// Fuses the reset that follows the domain into `plan`'s core sweep, with
+/// blocks of `block` iterations of dimension 0 (0: a default for the rank;
+/// at least 4 times the lag). Only a compact plan can fuse it; returns
+/// false for an exact one.
+bool planFusedReset(GatherPlan &plan, ArrayRef<SmallVector<int64_t>> offsets,
+                    int64_t block);
 
 /// The number of nests of the compact form: a core plus two slabs per
 /// dimension whose statements have more than one offset.

@@ -13,7 +13,9 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <limits>
@@ -52,8 +54,11 @@ public:
   /// statement would clone: each statement recomputes its slice of the body.
   uint64_t estimateClonedOps(uint64_t nests) const;
 
-  /// Emits the nests of `plan` at the builder's insertion point.
-  void emit(OpBuilder &builder, const GatherPlan &plan);
+  /// Emits the nests of `plan` at the builder's insertion point. With a
+  /// fused reset in the plan, they also store `resetValue` into
+  /// `resetArray` over the domain.
+  void emit(OpBuilder &builder, const GatherPlan &plan,
+            Value resetArray = {}, TypedAttr resetValue = {});
 
 private:
   /// The compact nests of a plan, by role.
@@ -92,6 +97,24 @@ private:
   /// upper slab. Only the outermost loop may be parallel.
   void emitPeeled(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
                   bool parallel, const CompactNests &nests);
+  /// The core loop of dimension 0 with the reset fused (GatherPlan.h,
+  /// FusedReset): parallel blocks, each running its iterations in order.
+  void emitBlockedCore(OpBuilder &builder, SmallVector<Value> &prefix,
+                       const CompactNests &nests);
+  /// The second sweep of the fused reset: the planes the blocks left.
+  void emitResetRemainder(OpBuilder &builder);
+  /// Builds a loop over `[max(from), min(to))` of dimension 0 whose bounds
+  /// use the block index `block` (dimension d0 of the expressions).
+  affine::AffineForOp buildBlockLoop(OpBuilder &builder, Value block,
+                                     ArrayRef<AffineExpr> from,
+                                     ArrayRef<AffineExpr> to);
+  /// The first iteration of block `d0` of the core of dimension 0, and the
+  /// core's end.
+  AffineExpr blockStart() const;
+  AffineExpr coreEnd() const;
+  /// Stores the reset value into plane `p` of dimension 0 of the reset
+  /// array, over the domain in the other dimensions.
+  void emitResetPlane(OpBuilder &builder, Value p);
   /// The body of an unguarded nest: all statements evaluated first, then one
   /// update per array.
   void emitFusedBody(OpBuilder &builder, ValueRange ivs,
@@ -104,6 +127,9 @@ private:
   DomainOp domain;
   unsigned rank;
   NestBounds bounds;
+  std::optional<FusedReset> reset;
+  Value resetArray;
+  TypedAttr resetValue;
   SmallVector<Statement> stmts;
   SmallVector<llvm::DenseSet<Operation *>> slices;
 };
@@ -266,6 +292,12 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
   };
   slab(nests.lower[k]);
   // Core of dimension k, recursing into the next dimension.
+  if (k == 0 && reset) {
+    emitBlockedCore(builder, prefix, nests);
+    slab(nests.upper[k]);
+    emitResetRemainder(builder);
+    return;
+  }
   NestBounds core = getNestBounds(*nests.core, k);
   bool stillParallel = parallel && core.getConstantExtent(0) == 1;
   buildLoopNest(builder, domain.getLoc(), core, parallel,
@@ -275,6 +307,132 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
                   prefix.pop_back();
                 });
   slab(nests.upper[k]);
+}
+
+AffineExpr GatherEmitter::blockStart() const {
+  MLIRContext *ctx = bounds.lower.front().getContext();
+  return bounds.lowerExpr(0) + reset->maxOffset +
+         getAffineDimExpr(0, ctx) * reset->block;
+}
+
+AffineExpr GatherEmitter::coreEnd() const {
+  return bounds.upperExpr(0) + reset->minOffset;
+}
+
+affine::AffineForOp GatherEmitter::buildBlockLoop(OpBuilder &builder,
+                                                  Value block,
+                                                  ArrayRef<AffineExpr> from,
+                                                  ArrayRef<AffineExpr> to) {
+  MLIRContext *ctx = domain.getContext();
+  unsigned numSymbols = bounds.operands.size();
+  SmallVector<Value> operands{block};
+  llvm::append_range(operands, bounds.operands);
+  return affine::AffineForOp::create(
+      builder, domain.getLoc(), operands,
+      AffineMap::get(1, numSymbols, from, ctx), operands,
+      AffineMap::get(1, numSymbols, to, ctx));
+}
+
+void GatherEmitter::emitResetPlane(OpBuilder &builder, Value p) {
+  Location loc = domain.getLoc();
+  Value value = arith::ConstantOp::create(builder, loc, resetValue);
+  NestBounds plane;
+  plane.operands = bounds.operands;
+  plane.lower.assign(bounds.lower.begin() + 1, bounds.lower.end());
+  plane.upper.assign(bounds.upper.begin() + 1, bounds.upper.end());
+  MLIRContext *ctx = domain.getContext();
+  auto store = [&](OpBuilder &b, Location loc, ValueRange inner) {
+    SmallVector<Value> ivs{p};
+    llvm::append_range(ivs, inner);
+    affine::AffineStoreOp::create(b, loc, value, resetArray,
+                                  AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                  ivs);
+  };
+  if (rank == 1)
+    store(builder, loc, {});
+  else
+    buildLoopNest(builder, loc, plane, /*parallel=*/false, store);
+}
+
+void GatherEmitter::emitBlockedCore(OpBuilder &builder,
+                                    SmallVector<Value> &prefix,
+                                    const CompactNests &nests) {
+  MLIRContext *ctx = domain.getContext();
+  unsigned numSymbols = bounds.operands.size();
+  AffineExpr start = blockStart(), end = coreEnd();
+  AffineExpr coreStart = bounds.lowerExpr(0) + reset->maxOffset;
+  NestBounds blocks;
+  blocks.operands = bounds.operands;
+  blocks.lower.push_back(symbolMap(getAffineConstantExpr(0, ctx), numSymbols));
+  blocks.upper.push_back(
+      symbolMap((end - coreStart).ceilDiv(reset->block), numSymbols));
+  int64_t lag = reset->lag(), size = reset->block;
+  buildLoopNest(
+      builder, domain.getLoc(), blocks, /*parallel=*/true,
+      [&](OpBuilder &b, Location loc, ValueRange block) {
+        auto run = [&](ArrayRef<AffineExpr> from, ArrayRef<AffineExpr> to,
+                       bool resetBehind) {
+          auto loop = buildBlockLoop(b, block.front(), from, to);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(loop.getBody()->getTerminator());
+          Value q = loop.getInductionVar();
+          prefix.push_back(q);
+          emitPeeled(b, 1, prefix, /*parallel=*/false, nests);
+          prefix.pop_back();
+          if (!resetBehind)
+            return;
+          // Every reader of plane q - max o ran in this block, up to q.
+          AffineMap behind = AffineMap::get(
+              1, 0, getAffineDimExpr(0, ctx) - reset->maxOffset);
+          Value p = affine::AffineApplyOp::create(b, loc, behind, q);
+          emitResetPlane(b, p);
+        };
+        // The first `lag` iterations (fewer than `size`): planes read also
+        // by the block before.
+        if (lag > 0)
+          run({start}, {start + lag, end}, false);
+        run({start + lag}, {start + size, end}, true);
+      });
+}
+
+void GatherEmitter::emitResetRemainder(OpBuilder &builder) {
+  MLIRContext *ctx = domain.getContext();
+  unsigned numSymbols = bounds.operands.size();
+  int64_t lag = reset->lag(), size = reset->block;
+  Location loc = domain.getLoc();
+  // The last `lag` planes of the domain (all of it when the core is
+  // empty): their gather iterations lie beyond the core.
+  NestBounds tail;
+  tail.operands = bounds.operands;
+  tail.lower.push_back(AffineMap::get(
+      0, numSymbols,
+      {bounds.upperExpr(0) - lag, bounds.lowerExpr(0)}, ctx));
+  tail.upper.push_back(bounds.upper[0]);
+  buildLoopNest(builder, loc, tail, /*parallel=*/true,
+                [&](OpBuilder &b, Location, ValueRange p) {
+                  emitResetPlane(b, p.front());
+                });
+  if (lag == 0)
+    return;
+  // The planes behind each block's first `lag` iterations.
+  AffineExpr start = blockStart(), end = coreEnd();
+  AffineExpr coreStart = bounds.lowerExpr(0) + reset->maxOffset;
+  NestBounds blocks;
+  blocks.operands = bounds.operands;
+  blocks.lower.push_back(symbolMap(getAffineConstantExpr(0, ctx), numSymbols));
+  blocks.upper.push_back(
+      symbolMap((end - coreStart).ceilDiv(size), numSymbols));
+  buildLoopNest(
+      builder, loc, blocks, /*parallel=*/true,
+      [&](OpBuilder &b, Location, ValueRange block) {
+        int64_t back = reset->maxOffset;
+        auto loop = buildBlockLoop(
+            b, block.front(), {start - back},
+            {start + lag - back, end - back});
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+        emitResetPlane(b, loop.getInductionVar());
+      });
 }
 
 void GatherEmitter::emitCompact(OpBuilder &builder,
@@ -317,7 +475,11 @@ uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
   return perNest * nests;
 }
 
-void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan) {
+void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
+                         Value resetArray, TypedAttr resetValue) {
+  reset = plan.reset;
+  this->resetArray = resetArray;
+  this->resetValue = resetValue;
   if (plan.sizeConditions.empty())
     emitCompact(builder, plan.nests);
   else
@@ -352,6 +514,51 @@ static DomainOp splitResults(RewriterBase &rewriter, DomainOp domain) {
   rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange());
   rewriter.eraseOp(domain);
   return writes;
+}
+
+/// The reset domain that follows `scatter` if it can be fused into its
+/// gather sweep: the next domain, with the same bounds, that only stores a constant
+/// into an array at the centre, which `scatter` reads only at the centre
+/// and never writes. Returns the domain and the store.
+static std::optional<std::pair<DomainOp, StoreOp>>
+matchFusableReset(DomainOp scatter) {
+  // Skip ops without memory effects (the reset value's constant).
+  Operation *op = scatter->getNextNode();
+  while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
+    op = op->getNextNode();
+  auto next = dyn_cast_or_null<DomainOp>(op);
+  if (!next || next.getNumResults() != 0 ||
+      next.getLowerBounds() != scatter.getLowerBounds() ||
+      next.getUpperBounds() != scatter.getUpperBounds() ||
+      next.getBoundOperands() != scatter.getBoundOperands())
+    return std::nullopt;
+  // One store; anything else is free of effects (the constant).
+  StoreOp store;
+  for (Operation &bodyOp : next.getBodyBlock()->without_terminator()) {
+    if (auto s = dyn_cast<StoreOp>(bodyOp); s && !store)
+      store = s;
+    else if (!isMemoryEffectFree(&bodyOp))
+      return std::nullopt;
+  }
+  unsigned rank = next.getRank();
+  SmallVector<int64_t> centre(rank, 0);
+  auto atCentre = [&](Operation *op) {
+    auto access = cast<AccessOpInterface>(op);
+    return getAccessMap(access, rank, centre).isIdentity();
+  };
+  if (!store || !matchPattern(store.getValue(), m_Constant()) || !atCentre(store))
+    return std::nullopt;
+  Value array = store.getArray();
+  WalkResult walk = scatter.getBody().walk([&](Operation *op) {
+    auto access = dyn_cast<AccessOpInterface>(op);
+    if (access && access.getAccessedArray() == array &&
+        (access.isWrite() || !atCentre(op)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return std::make_pair(next, store);
 }
 
 namespace {
@@ -437,10 +644,23 @@ struct StencilScatterToGatherPass
         return signalPassFailure();
       GatherPlan plan =
           planGather(emitter.getOffsets(), writes.getRank(), *strategy);
+      std::optional<std::pair<DomainOp, StoreOp>> reset;
+      if (fuseReset)
+        reset = matchFusableReset(writes);
+      if (reset && !planFusedReset(plan, emitter.getOffsets(), resetBlock))
+        reset.reset();
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
-      emitter.emit(rewriter, plan);
+      if (reset) {
+        TypedAttr value;
+        matchPattern(reset->second.getValue(), m_Constant(&value));
+        emitter.emit(rewriter, plan, reset->second.getArray(), value);
+      } else {
+        emitter.emit(rewriter, plan);
+      }
       if (reportNests)
         reportPlan(writes, plan);
+      if (reset)
+        rewriter.eraseOp(reset->first);
       rewriter.eraseOp(writes);
     }
   }

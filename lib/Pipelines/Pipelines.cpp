@@ -31,6 +31,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.boundary = options.boundary;
     toGather.maxExactNests = options.maxExactNests;
     toGather.maxGatherOps = options.maxGatherOps;
+    toGather.fuseReset = options.fuseReset;
+    toGather.resetBlock = options.resetBlock;
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
   pm.addPass(createConvertStencilToAffinePass(toAffine));

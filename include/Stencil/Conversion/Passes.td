@@ -38,6 +38,22 @@ def ConvertStencilToAffinePass
     sums its slice serially into a temporary buffer, and the buffer is then
     summed serially in index order.
 
+    #### The fused reset
+    An adjoint resets each output adjoint after reading it (a domain that
+    only stores a constant, right after the scatter domain, with the same
+    bounds). A separate sweep costs a full pass over the array. With
+    `fuse-reset` (default), when the scatter domain reads that array only at
+    its centre and never writes it, the compact form instead runs the core
+    of dimension 0 in parallel blocks of `reset-block` iterations, each block
+    in order; after gather iteration `q`, plane `q - max o_0` is reset, once
+    every iteration that reads it (`q - max o_0 + o_0` for every offset) has
+    run in the same block. The `max o_0 - min o_0` planes at the start of
+    each block and the last ones of the domain, read across blocks or by
+    the upper slab, are reset by a second parallel sweep afterwards. Each
+    point is still written by one iteration, so results stay independent of
+    the number of threads; no memory is added. `boundary=exact` keeps the
+    separate sweep.
+
     #### Input invariant
     - Every bound operand of a domain is a valid affine symbol where the
       domain stands (for instance a function argument); otherwise the pass
@@ -111,6 +127,22 @@ def StencilScatterToGatherPass
     in the number of taps for a nonlinear body): above `max-gather-ops`
     the pass fails with an error at the domain.
 
+    #### The fused reset
+    An adjoint resets each output adjoint after reading it (a domain that
+    only stores a constant, right after the scatter domain, with the same
+    bounds). A separate sweep costs a full pass over the array. With
+    `fuse-reset` (default), when the scatter domain reads that array only at
+    its centre and never writes it, the compact form instead runs the core
+    of dimension 0 in parallel blocks of `reset-block` iterations, each block
+    in order; after gather iteration `q`, plane `q - max o_0` is reset, once
+    every iteration that reads it (`q - max o_0 + o_0` for every offset) has
+    run in the same block. The `max o_0 - min o_0` planes at the start of
+    each block and the last ones of the domain, read across blocks or by
+    the upper slab, are reset by a second parallel sweep afterwards. Each
+    point is still written by one iteration, so results stay independent of
+    the number of threads; no memory is added. `boundary=exact` keeps the
+    separate sweep.
+
     #### Input invariant
     - Bound operands are valid affine symbols where the domain stands.
 
@@ -141,6 +173,12 @@ def StencilScatterToGatherPass
            "::mlir::stencil::kDefaultMaxGatherOps",
            "Fail on a domain whose gather form would clone more body ops "
            "than this (nests times the shifted statements' body slices)">,
+    Option<"fuseReset", "fuse-reset", "bool", "true",
+           "Fuse the reset domain that follows a scatter domain into its "
+           "compact gather sweep (blocked dimension 0, reset with a lag)">,
+    Option<"resetBlock", "reset-block", "int64_t", "0",
+           "Iterations of dimension 0 per block of the fused reset "
+           "(0: 8192 for rank 1, 16 otherwise)">,
   ];
 }
 

@@ -37,6 +37,16 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Fail on a domain whose gather form would clone more "
                      "body ops than this"),
       llvm::cl::init(kDefaultMaxGatherOps)};
+  PassOptions::Option<bool> fuseReset{
+      *this, "fuse-reset",
+      llvm::cl::desc("Fuse the reset of output adjoints into the gather "
+                     "sweep"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> resetBlock{
+      *this, "reset-block",
+      llvm::cl::desc("Iterations of dimension 0 per block of the fused "
+                     "reset (0: a default for the rank)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Allow FMA contraction (changes results in the last "
