@@ -13,6 +13,8 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "burgers1d_gather_compact.h"
 #include "burgers1d_gather_exact.h"
+#include "burgers1d_gather_noreset.h"
+#include "burgers1d_gather_unfused.h"
 #include "burgers1d_scatter_serial.h"
 #include "burgers1d_scatter_atomic.h"
 
@@ -53,6 +55,12 @@ public:
                                                        &db, &db_1);
     case Variant::GatherExact:
       return _mlir_ciface_burgers1d_adj_gather_exact(&du, &du_1, kC, kD, n,
+                                                     &db, &db_1);
+    case Variant::GatherUnfused:
+      return _mlir_ciface_burgers1d_adj_gather_unfused(&du, &du_1, kC, kD, n,
+                                                     &db, &db_1);
+    case Variant::GatherNoReset:
+      return _mlir_ciface_burgers1d_adj_gather_noreset(&du, &du_1, kC, kD, n,
                                                      &db, &db_1);
     case Variant::ScatterSerial:
       return _mlir_ciface_burgers1d_adj_scatter_serial(&du, &du_1, kC, kD, n,

@@ -13,6 +13,8 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "dense27_gather_compact.h"
 #include "dense27_gather_exact.h"
+#include "dense27_gather_noreset.h"
+#include "dense27_gather_unfused.h"
 #include "dense27_scatter_serial.h"
 #include "dense27_scatter_atomic.h"
 
@@ -51,6 +53,10 @@ public:
       return _mlir_ciface_dense27_adj_gather_compact(&dr, &du, n, &drb, &dub);
     case Variant::GatherExact:
       return _mlir_ciface_dense27_adj_gather_exact(&dr, &du, n, &drb, &dub);
+    case Variant::GatherUnfused:
+      return _mlir_ciface_dense27_adj_gather_unfused(&dr, &du, n, &drb, &dub);
+    case Variant::GatherNoReset:
+      return _mlir_ciface_dense27_adj_gather_noreset(&dr, &du, n, &drb, &dub);
     case Variant::ScatterSerial:
       return _mlir_ciface_dense27_adj_scatter_serial(&dr, &du, n, &drb, &dub);
     case Variant::ScatterAtomic:

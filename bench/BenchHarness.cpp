@@ -53,6 +53,7 @@ const std::vector<Variant> &stencil::bench::allVariants() {
   static const std::vector<Variant> variants = {
       Variant::Primal,        Variant::ReferenceC,
       Variant::GatherCompact, Variant::GatherExact,
+      Variant::GatherUnfused, Variant::GatherNoReset,
       Variant::ScatterSerial, Variant::ScatterAtomic};
   return variants;
 }
@@ -67,6 +68,10 @@ const char *stencil::bench::variantName(Variant v) {
     return "gather_compact";
   case Variant::GatherExact:
     return "gather_exact";
+  case Variant::GatherUnfused:
+    return "gather_unfused";
+  case Variant::GatherNoReset:
+    return "gather_noreset";
   case Variant::ScatterSerial:
     return "scatter_serial";
   case Variant::ScatterAtomic:

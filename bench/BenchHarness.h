@@ -75,6 +75,8 @@ enum class Variant {
   ReferenceC,    ///< Hand-written C primal (bench/reference/).
   GatherCompact, ///< Gather adjoint, `scatter=gather boundary=compact`.
   GatherExact,   ///< Gather adjoint, `scatter=gather boundary=exact`.
+  GatherUnfused, ///< Compact, the reset a separate sweep (`fuse-reset=0`).
+  GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
   ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
   ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
 };

@@ -14,6 +14,8 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "paper1d_gather_compact.h"
 #include "paper1d_gather_exact.h"
+#include "paper1d_gather_noreset.h"
+#include "paper1d_gather_unfused.h"
 #include "paper1d_scatter_serial.h"
 #include "paper1d_scatter_atomic.h"
 
@@ -54,6 +56,12 @@ public:
                                                      &dub);
     case Variant::GatherExact:
       return _mlir_ciface_paper1d_adj_gather_exact(&dr, &dc, &du, n, &drb,
+                                                   &dub);
+    case Variant::GatherUnfused:
+      return _mlir_ciface_paper1d_adj_gather_unfused(&dr, &dc, &du, n, &drb,
+                                                   &dub);
+    case Variant::GatherNoReset:
+      return _mlir_ciface_paper1d_adj_gather_noreset(&dr, &dc, &du, n, &drb,
                                                    &dub);
     case Variant::ScatterSerial:
       return _mlir_ciface_paper1d_adj_scatter_serial(&dr, &dc, &du, n, &drb,

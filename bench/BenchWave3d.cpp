@@ -12,6 +12,8 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "wave3d_gather_compact.h"
 #include "wave3d_gather_exact.h"
+#include "wave3d_gather_noreset.h"
+#include "wave3d_gather_unfused.h"
 #include "wave3d_scatter_serial.h"
 #include "wave3d_scatter_atomic.h"
 
@@ -56,6 +58,12 @@ public:
                                                     n, &db, &db_1, &db_2);
     case Variant::GatherExact:
       return _mlir_ciface_wave3d_adj_gather_exact(&du, &du_1, &du_2, &dc, kD,
+                                                  n, &db, &db_1, &db_2);
+    case Variant::GatherUnfused:
+      return _mlir_ciface_wave3d_adj_gather_unfused(&du, &du_1, &du_2, &dc, kD,
+                                                  n, &db, &db_1, &db_2);
+    case Variant::GatherNoReset:
+      return _mlir_ciface_wave3d_adj_gather_noreset(&du, &du_1, &du_2, &dc, kD,
                                                   n, &db, &db_1, &db_2);
     case Variant::ScatterSerial:
       return _mlir_ciface_wave3d_adj_scatter_serial(&du, &du_1, &du_2, &dc, kD,
