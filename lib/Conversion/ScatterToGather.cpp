@@ -112,6 +112,8 @@ private:
   /// core's end.
   AffineExpr blockStart() const;
   AffineExpr coreEnd() const;
+  /// The block indices: `[0, ceil(core extent / block))`.
+  NestBounds getBlockRange() const;
   /// Stores the reset value into plane `p` of dimension 0 of the reset
   /// array, over the domain in the other dimensions.
   void emitResetPlane(OpBuilder &builder, Value p);
@@ -319,6 +321,18 @@ AffineExpr GatherEmitter::coreEnd() const {
   return bounds.upperExpr(0) + reset->minOffset;
 }
 
+NestBounds GatherEmitter::getBlockRange() const {
+  MLIRContext *ctx = bounds.lower.front().getContext();
+  unsigned numSymbols = bounds.operands.size();
+  AffineExpr coreStart = bounds.lowerExpr(0) + reset->maxOffset;
+  NestBounds blocks;
+  blocks.operands = bounds.operands;
+  blocks.lower.push_back(symbolMap(getAffineConstantExpr(0, ctx), numSymbols));
+  blocks.upper.push_back(
+      symbolMap((coreEnd() - coreStart).ceilDiv(reset->block), numSymbols));
+  return blocks;
+}
+
 affine::AffineForOp GatherEmitter::buildBlockLoop(OpBuilder &builder,
                                                   Value block,
                                                   ArrayRef<AffineExpr> from,
@@ -358,17 +372,10 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                                     SmallVector<Value> &prefix,
                                     const CompactNests &nests) {
   MLIRContext *ctx = domain.getContext();
-  unsigned numSymbols = bounds.operands.size();
   AffineExpr start = blockStart(), end = coreEnd();
-  AffineExpr coreStart = bounds.lowerExpr(0) + reset->maxOffset;
-  NestBounds blocks;
-  blocks.operands = bounds.operands;
-  blocks.lower.push_back(symbolMap(getAffineConstantExpr(0, ctx), numSymbols));
-  blocks.upper.push_back(
-      symbolMap((end - coreStart).ceilDiv(reset->block), numSymbols));
   int64_t lag = reset->lag(), size = reset->block;
   buildLoopNest(
-      builder, domain.getLoc(), blocks, /*parallel=*/true,
+      builder, domain.getLoc(), getBlockRange(), /*parallel=*/true,
       [&](OpBuilder &b, Location loc, ValueRange block) {
         auto run = [&](ArrayRef<AffineExpr> from, ArrayRef<AffineExpr> to,
                        bool resetBehind) {
@@ -398,7 +405,7 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
 void GatherEmitter::emitResetRemainder(OpBuilder &builder) {
   MLIRContext *ctx = domain.getContext();
   unsigned numSymbols = bounds.operands.size();
-  int64_t lag = reset->lag(), size = reset->block;
+  int64_t lag = reset->lag();
   Location loc = domain.getLoc();
   // The last `lag` planes of the domain (all of it when the core is
   // empty): their gather iterations lie beyond the core.
@@ -416,14 +423,8 @@ void GatherEmitter::emitResetRemainder(OpBuilder &builder) {
     return;
   // The planes behind each block's first `lag` iterations.
   AffineExpr start = blockStart(), end = coreEnd();
-  AffineExpr coreStart = bounds.lowerExpr(0) + reset->maxOffset;
-  NestBounds blocks;
-  blocks.operands = bounds.operands;
-  blocks.lower.push_back(symbolMap(getAffineConstantExpr(0, ctx), numSymbols));
-  blocks.upper.push_back(
-      symbolMap((end - coreStart).ceilDiv(size), numSymbols));
   buildLoopNest(
-      builder, loc, blocks, /*parallel=*/true,
+      builder, loc, getBlockRange(), /*parallel=*/true,
       [&](OpBuilder &b, Location, ValueRange block) {
         int64_t back = reset->maxOffset;
         auto loop = buildBlockLoop(
