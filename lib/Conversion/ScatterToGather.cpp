@@ -131,7 +131,8 @@ private:
   NestBounds bounds;
   std::optional<FusedReset> reset;
   Value resetArray;
-  TypedAttr resetValue;
+  /// The constant the reset stores, created once before the nests.
+  Value resetValue;
   SmallVector<Statement> stmts;
   SmallVector<llvm::DenseSet<Operation *>> slices;
 };
@@ -349,7 +350,6 @@ affine::AffineForOp GatherEmitter::buildBlockLoop(OpBuilder &builder,
 
 void GatherEmitter::emitResetPlane(OpBuilder &builder, Value p) {
   Location loc = domain.getLoc();
-  Value value = arith::ConstantOp::create(builder, loc, resetValue);
   NestBounds plane;
   plane.operands = bounds.operands;
   plane.lower.assign(bounds.lower.begin() + 1, bounds.lower.end());
@@ -358,7 +358,7 @@ void GatherEmitter::emitResetPlane(OpBuilder &builder, Value p) {
   auto store = [&](OpBuilder &b, Location loc, ValueRange inner) {
     SmallVector<Value> ivs{p};
     llvm::append_range(ivs, inner);
-    affine::AffineStoreOp::create(b, loc, value, resetArray,
+    affine::AffineStoreOp::create(b, loc, resetValue, resetArray,
                                   AffineMap::getMultiDimIdentityMap(rank, ctx),
                                   ivs);
   };
@@ -480,7 +480,9 @@ void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
                          Value resetArray, TypedAttr resetValue) {
   reset = plan.reset;
   this->resetArray = resetArray;
-  this->resetValue = resetValue;
+  if (reset)
+    this->resetValue =
+        arith::ConstantOp::create(builder, domain.getLoc(), resetValue);
   if (plan.sizeConditions.empty())
     emitCompact(builder, plan.nests);
   else
@@ -517,12 +519,20 @@ static DomainOp splitResults(RewriterBase &rewriter, DomainOp domain) {
   return writes;
 }
 
+namespace {
+/// A reset domain that can be fused into the gather sweep before it.
+struct FusableReset {
+  DomainOp domain;
+  Value array;
+  TypedAttr value;
+};
+} // namespace
+
 /// The reset domain that follows `scatter` if it can be fused into its
-/// gather sweep: the next domain, with the same bounds, that only stores a constant
-/// into an array at the centre, which `scatter` reads only at the centre
-/// and never writes. Returns the domain and the store.
-static std::optional<std::pair<DomainOp, StoreOp>>
-matchFusableReset(DomainOp scatter) {
+/// gather sweep: the next domain, with the same bounds, that only stores a
+/// constant into an array at the centre, which `scatter` reads only at the
+/// centre and never writes.
+static std::optional<FusableReset> matchFusableReset(DomainOp scatter) {
   // Skip ops without memory effects (the reset value's constant).
   Operation *op = scatter->getNextNode();
   while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
@@ -547,7 +557,9 @@ matchFusableReset(DomainOp scatter) {
     auto access = cast<AccessOpInterface>(op);
     return getAccessMap(access, rank, centre).isIdentity();
   };
-  if (!store || !matchPattern(store.getValue(), m_Constant()) || !atCentre(store))
+  TypedAttr value;
+  if (!store || !matchPattern(store.getValue(), m_Constant(&value)) ||
+      !atCentre(store))
     return std::nullopt;
   Value array = store.getArray();
   WalkResult walk = scatter.getBody().walk([&](Operation *op) {
@@ -559,7 +571,7 @@ matchFusableReset(DomainOp scatter) {
   });
   if (walk.wasInterrupted())
     return std::nullopt;
-  return std::make_pair(next, store);
+  return FusableReset{next, array, value};
 }
 
 namespace {
@@ -645,23 +657,20 @@ struct StencilScatterToGatherPass
         return signalPassFailure();
       GatherPlan plan =
           planGather(emitter.getOffsets(), writes.getRank(), *strategy);
-      std::optional<std::pair<DomainOp, StoreOp>> reset;
+      std::optional<FusableReset> reset;
       if (fuseReset)
         reset = matchFusableReset(writes);
       if (reset && !planFusedReset(plan, emitter.getOffsets(), resetBlock))
         reset.reset();
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
-      if (reset) {
-        TypedAttr value;
-        matchPattern(reset->second.getValue(), m_Constant(&value));
-        emitter.emit(rewriter, plan, reset->second.getArray(), value);
-      } else {
+      if (reset)
+        emitter.emit(rewriter, plan, reset->array, reset->value);
+      else
         emitter.emit(rewriter, plan);
-      }
       if (reportNests)
         reportPlan(writes, plan);
       if (reset)
-        rewriter.eraseOp(reset->first);
+        rewriter.eraseOp(reset->domain);
       rewriter.eraseOp(writes);
     }
   }
