@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
+#include "HalidePeers.h"
 
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
@@ -38,6 +39,8 @@ public:
     u_1 = Array(n, 1, 2, 1.0, -0.5);
     u_b = Array(n, 1, 3, 1.0, -0.5);
     u_1b = Array(n, 1, 4, 0.0, 0.0);
+    if (halide::available())
+      checkHalide();
   }
 
   void tearDown() override { *this = Burgers1d(); }
@@ -68,6 +71,10 @@ public:
     case Variant::ScatterAtomic:
       return _mlir_ciface_burgers1d_adj_scatter_atomic(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);
+    case Variant::HalidePrimal:
+      return halide::burgers1dPrimal(peerArrays(u, u_1b));
+    case Variant::HalideAdjoint:
+      return halide::burgers1dAdjoint(peerArrays(u, u_1b));
     }
   }
 
@@ -77,6 +84,26 @@ public:
   }
 
 private:
+  /// The arrays of the Halide peer, with its own output and shadow.
+  halide::Burgers1dArrays peerArrays(const Array &out,
+                                     const Array &out_1b) const {
+    return {n, kC, kD, out.data(), u_1.data(), u_b.data(), out_1b.data()};
+  }
+
+  /// The Halide peer against ours on the same inputs: the primal, and the
+  /// gradient from a zero shadow (gather_noreset leaves u_b as it is).
+  void checkHalide() {
+    Array hu(n, 1, 1, 0.0, 0.0), h1(n, 1, 4, 0.0, 0.0);
+    run(Variant::Primal);
+    halide::burgers1dPrimal(peerArrays(hu, h1));
+    requireAgreement("burgers1d halide_primal", u.data(), hu.data(), u.size());
+    run(Variant::GatherNoReset);
+    halide::burgers1dAdjoint(peerArrays(hu, h1));
+    requireAgreement("burgers1d halide_adjoint u_1b", u_1b.data(), h1.data(),
+                     u_1b.size());
+    u_1b = Array(n, 1, 4, 0.0, 0.0);
+  }
+
   static constexpr double kC = 0.1;
   static constexpr double kD = 0.05;
   int64_t n = 0;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
+#include "HalidePeers.h"
 
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
@@ -37,6 +38,8 @@ public:
     u = Array(n, n * n, 2, 1.0, -0.5);
     r_b = Array(n, n * n, 3, 1.0, -0.5);
     u_b = Array(n, n * n, 4, 0.0, 0.0);
+    if (halide::available())
+      checkHalide();
   }
 
   void tearDown() override { *this = Dense27(); }
@@ -61,6 +64,10 @@ public:
       return _mlir_ciface_dense27_adj_scatter_serial(&dr, &du, n, &drb, &dub);
     case Variant::ScatterAtomic:
       return _mlir_ciface_dense27_adj_scatter_atomic(&dr, &du, n, &drb, &dub);
+    case Variant::HalidePrimal:
+      return halide::dense27Primal(peerArrays(r, u_b));
+    case Variant::HalideAdjoint:
+      return halide::dense27Adjoint(peerArrays(r, u_b));
     }
   }
 
@@ -73,6 +80,25 @@ public:
   }
 
 private:
+  /// The arrays of the Halide peer, with its own output and shadow.
+  halide::Dense27Arrays peerArrays(const Array &out, const Array &out_b) const {
+    return {n, out.data(), u.data(), r_b.data(), out_b.data()};
+  }
+
+  /// The Halide peer against ours on the same inputs: the primal, and the
+  /// gradient from a zero shadow (gather_noreset leaves r_b as it is).
+  void checkHalide() {
+    Array hr(n, n * n, 1, 0.0, 0.0), hb(n, n * n, 4, 0.0, 0.0);
+    run(Variant::Primal);
+    halide::dense27Primal(peerArrays(hr, hb));
+    requireAgreement("dense27 halide_primal", r.data(), hr.data(), r.size());
+    run(Variant::GatherNoReset);
+    halide::dense27Adjoint(peerArrays(hr, hb));
+    requireAgreement("dense27 halide_adjoint u_b", u_b.data(), hb.data(),
+                     u_b.size());
+    u_b = Array(n, n * n, 4, 0.0, 0.0);
+  }
+
   int64_t n = 0;
   Array r, u, r_b, u_b;
 };

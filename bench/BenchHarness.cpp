@@ -6,7 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
+#include "HalidePeers.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 using namespace stencil::bench;
@@ -50,12 +55,51 @@ MemRef3D Array::view3D(int64_t n) const {
 //===----------------------------------------------------------------------===//
 
 const std::vector<Variant> &stencil::bench::allVariants() {
-  static const std::vector<Variant> variants = {
-      Variant::Primal,        Variant::ReferenceC,
-      Variant::GatherCompact, Variant::GatherExact,
-      Variant::GatherUnfused, Variant::GatherNoReset,
-      Variant::ScatterSerial, Variant::ScatterAtomic};
+  static const std::vector<Variant> variants = [] {
+    std::vector<Variant> list = {
+        Variant::Primal,        Variant::ReferenceC,
+        Variant::GatherCompact, Variant::GatherExact,
+        Variant::GatherUnfused, Variant::GatherNoReset,
+        Variant::ScatterSerial, Variant::ScatterAtomic};
+    if (halide::available()) {
+      list.push_back(Variant::HalidePrimal);
+      list.push_back(Variant::HalideAdjoint);
+    }
+    return list;
+  }();
   return variants;
+}
+
+bool stencil::bench::isHalide(Variant v) {
+  return v == Variant::HalidePrimal || v == Variant::HalideAdjoint;
+}
+
+void stencil::bench::requireAgreement(const char *what, const double *ours,
+                                      const double *peer, size_t count) {
+  double scale = 1.0, error = 0.0;
+  size_t worst = 0;
+  for (size_t i = 0; i < count; ++i) {
+    scale = std::max(scale, std::fabs(ours[i]));
+    double diff = std::fabs(ours[i] - peer[i]);
+    // A NaN in either stays the error, and fails the comparison below.
+    if (std::isnan(diff) || diff > error) {
+      error = diff;
+      worst = i;
+      if (std::isnan(diff))
+        break;
+    }
+  }
+  double relative = error / scale;
+  if (!(relative <= 1e-12)) {
+    std::fprintf(stderr,
+                 "stencil-bench: %s: the peer disagrees with ours "
+                 "(max |diff| / max(1, max |ours|) = %g; at element %zu "
+                 "ours %.17g, peer %.17g)\n",
+                 what, relative, worst, ours[worst], peer[worst]);
+    std::abort();
+  }
+  std::fprintf(stderr, "stencil-bench: %s agrees with ours (%.1e)\n", what,
+               relative);
 }
 
 const char *stencil::bench::variantName(Variant v) {
@@ -76,12 +120,17 @@ const char *stencil::bench::variantName(Variant v) {
     return "scatter_serial";
   case Variant::ScatterAtomic:
     return "scatter_atomic";
+  case Variant::HalidePrimal:
+    return "halide_primal";
+  case Variant::HalideAdjoint:
+    return "halide_adjoint";
   }
   return "unknown";
 }
 
 bool stencil::bench::isAdjoint(Variant v) {
-  return v != Variant::Primal && v != Variant::ReferenceC;
+  return v != Variant::Primal && v != Variant::ReferenceC &&
+         v != Variant::HalidePrimal;
 }
 
 std::vector<std::unique_ptr<StencilKernel>> stencil::bench::makeKernels() {

@@ -68,8 +68,8 @@ private:
 //===----------------------------------------------------------------------===//
 
 /// What runs: our primal, the hand-written C primal, or one lowering of the
-/// adjoint. All but `ReferenceC` come from the same kernel IR through
-/// `stencil-opt --stencil-adjoint --convert-to-omp`.
+/// adjoint. All but `ReferenceC` and the Halide peers come from the same
+/// kernel IR through `stencil-opt --stencil-adjoint --convert-to-omp`.
 enum class Variant {
   Primal,        ///< The primal (`--convert-to-omp`).
   ReferenceC,    ///< Hand-written C primal (bench/reference/).
@@ -79,10 +79,23 @@ enum class Variant {
   GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
   ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
   ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
+  HalidePrimal,  ///< The Halide 14 primal (HalidePeers.h).
+  HalideAdjoint, ///< The Halide 14 adjoint, `propagate_adjoints`.
 };
 
-/// Every variant, in reporting order.
+/// Every variant of this build, in reporting order (the Halide peers only
+/// when stencil-bench was built with Halide).
 const std::vector<Variant> &allVariants();
+
+/// True for the Halide peers, which run on Halide's thread pool.
+bool isHalide(Variant v);
+
+/// Checks a peer's result against ours before anything is timed: aborts
+/// the process with a message on stderr unless
+/// max |ours - peer| <= 1e-12 * max(1, max |ours|) over `count` doubles.
+/// Prints the error otherwise.
+void requireAgreement(const char *what, const double *ours,
+                      const double *peer, size_t count);
 
 /// Name of a variant in benchmark names and JSON (`gather_compact`, ...).
 const char *variantName(Variant v);
@@ -101,6 +114,9 @@ public:
   virtual const char *name() const = 0;
   /// Default problem size `n` (an extent per dimension for 3-D kernels).
   virtual int64_t defaultSize() const = 0;
+  /// Further sizes run by default, reported as `<name>_n<size>` (the
+  /// cache-resident sizes of wave3d).
+  virtual std::vector<int64_t> extraSizes() const { return {}; }
   /// Allocates and fills the primal arrays and the shadows for size `n`.
   virtual void setUp(int64_t n) = 0;
   /// Frees every array.

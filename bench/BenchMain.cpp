@@ -10,9 +10,11 @@
 //
 // Environment:
 //   STENCIL_BENCH_THREADS  thread counts, e.g. "1,2" (default 1 .. #procs)
-//   STENCIL_BENCH_SIZES    sizes, e.g. "wave3d=320,burgers1d=1e8,stream=1e8"
-//                          (defaults: the kernels' defaultSize(); stream
-//                          2^26 doubles per array)
+//   STENCIL_BENCH_SIZES    sizes, e.g. "wave3d=320:64,burgers1d=1e8,stream=1e8"
+//                          (defaults: the kernels' defaultSize() and
+//                          extraSizes(); stream 2^26 doubles per array).
+//                          A kernel's sizes after the first are named
+//                          `<kernel>_n<size>` (wave3d_n64/primal/omp:1).
 //
 // Typical use (bench/run.py does this, one kernel per process):
 //   stencil-bench --benchmark_min_time=0.2 --benchmark_repetitions=3
@@ -21,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
+#include "HalidePeers.h"
 
 #include <benchmark/benchmark.h>
 
@@ -58,9 +61,9 @@ std::vector<int> threadList() {
   return threads;
 }
 
-/// Parses STENCIL_BENCH_SIZES ("wave3d=320,burgers1d=1e8") into a map.
-std::map<std::string, int64_t> sizeOverrides() {
-  std::map<std::string, int64_t> sizes;
+/// Parses STENCIL_BENCH_SIZES ("wave3d=320:64,burgers1d=1e8") into a map.
+std::map<std::string, std::vector<int64_t>> sizeOverrides() {
+  std::map<std::string, std::vector<int64_t>> sizes;
   const char *env = std::getenv("STENCIL_BENCH_SIZES");
   if (!env)
     return sizes;
@@ -70,10 +73,14 @@ std::map<std::string, int64_t> sizeOverrides() {
     size_t eq = item.find('=');
     if (eq == std::string::npos)
       continue;
-    // Accept 1e8 as well as 100000000.
-    double value = std::strtod(item.c_str() + eq + 1, nullptr);
-    if (value >= 1)
-      sizes[item.substr(0, eq)] = static_cast<int64_t>(value);
+    std::stringstream list(item.substr(eq + 1));
+    std::string size;
+    while (std::getline(list, size, ':')) {
+      // Accept 1e8 as well as 100000000.
+      double value = std::strtod(size.c_str(), nullptr);
+      if (value >= 1)
+        sizes[item.substr(0, eq)].push_back(static_cast<int64_t>(value));
+    }
   }
   return sizes;
 }
@@ -153,12 +160,19 @@ void runTriad(benchmark::State &state, const std::string &name, int64_t n,
 // Kernels
 //===----------------------------------------------------------------------===//
 
+/// Runs `variant` of `kernel` at size `n`; `workload` names the kernel at
+/// that size (`wave3d`, `wave3d_n64`).
 void runKernel(benchmark::State &state, const std::string &name,
-               StencilKernel *kernel, int64_t n, Variant variant, int threads) {
+               const std::string &workload, StencilKernel *kernel, int64_t n,
+               Variant variant, int threads) {
   activate(
-      kernel->name(), [kernel, n] { kernel->setUp(n); },
+      workload, [kernel, n] { kernel->setUp(n); },
       [kernel] { kernel->tearDown(); });
   bench_set_threads(threads);
+  if (isHalide(variant)) {
+    halide::setThreads(threads);
+    bench_omp_park();
+  }
   if (warmedUp.insert(name).second)
     kernel->run(variant);
   for (auto _ : state)
@@ -170,6 +184,26 @@ void runKernel(benchmark::State &state, const std::string &name,
   state.counters["points"] = kernel->points();
 }
 
+/// Registers every variant of `kernel` at size `n` under `workload`.
+void registerKernel(StencilKernel *kernel, int64_t n,
+                    const std::string &workload,
+                    const std::vector<int> &threads) {
+  benchmark::AddCustomContext("size_" + workload, std::to_string(n));
+  for (Variant variant : allVariants())
+    for (int t : threads) {
+      std::string bench =
+          workload + "/" + variantName(variant) + "/omp:" + std::to_string(t);
+      benchmark::RegisterBenchmark(
+          bench.c_str(),
+          [bench, workload, kernel, n, variant, t](benchmark::State &state) {
+            runKernel(state, bench, workload, kernel, n, variant, t);
+          })
+          ->UseRealTime()
+          ->ComputeStatistics("min", minimum)
+          ->Unit(benchmark::kMillisecond);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -178,7 +212,7 @@ int main(int argc, char **argv) {
     return 1;
 
   std::vector<int> threads = threadList();
-  std::map<std::string, int64_t> sizes = sizeOverrides();
+  std::map<std::string, std::vector<int64_t>> sizes = sizeOverrides();
   static std::vector<std::unique_ptr<StencilKernel>> kernels = makeKernels();
 
   std::string threadText;
@@ -186,7 +220,8 @@ int main(int argc, char **argv) {
     threadText += (threadText.empty() ? "" : ",") + std::to_string(t);
   benchmark::AddCustomContext("stencil_bench_threads", threadText);
 
-  int64_t streamN = sizes.count("stream") ? sizes["stream"] : int64_t(1) << 26;
+  int64_t streamN =
+      sizes.count("stream") ? sizes["stream"].front() : int64_t(1) << 26;
   benchmark::AddCustomContext("size_stream", std::to_string(streamN));
   for (int t : threads) {
     std::string bench = "stream/triad/omp:" + std::to_string(t);
@@ -201,22 +236,16 @@ int main(int argc, char **argv) {
 
   for (auto &kernel : kernels) {
     std::string name = kernel->name();
-    int64_t n = sizes.count(name) ? sizes[name] : kernel->defaultSize();
-    benchmark::AddCustomContext("size_" + name, std::to_string(n));
-    for (Variant variant : allVariants())
-      for (int t : threads) {
-        StencilKernel *k = kernel.get();
-        std::string bench =
-            name + "/" + variantName(variant) + "/omp:" + std::to_string(t);
-        benchmark::RegisterBenchmark(
-            bench.c_str(),
-            [bench, k, n, variant, t](benchmark::State &state) {
-              runKernel(state, bench, k, n, variant, t);
-            })
-            ->UseRealTime()
-            ->ComputeStatistics("min", minimum)
-            ->Unit(benchmark::kMillisecond);
-      }
+    std::vector<int64_t> kernelSizes = {kernel->defaultSize()};
+    for (int64_t extra : kernel->extraSizes())
+      kernelSizes.push_back(extra);
+    if (sizes.count(name))
+      kernelSizes = sizes[name];
+    for (size_t s = 0; s < kernelSizes.size(); ++s)
+      registerKernel(kernel.get(), kernelSizes[s],
+                     s == 0 ? name
+                            : name + "_n" + std::to_string(kernelSizes[s]),
+                     threads);
   }
 
   benchmark::RunSpecifiedBenchmarks();

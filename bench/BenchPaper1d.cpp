@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
+#include "HalidePeers.h"
 
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
@@ -39,6 +40,8 @@ public:
     u = Array(n + 1, 1, 3, 1.0, -0.5);
     r_b = Array(n + 1, 1, 4, 1.0, -0.5);
     u_b = Array(n + 1, 1, 5, 0.0, 0.0);
+    if (halide::available())
+      checkHalide();
   }
 
   void tearDown() override { *this = Paper1d(); }
@@ -69,6 +72,10 @@ public:
     case Variant::ScatterAtomic:
       return _mlir_ciface_paper1d_adj_scatter_atomic(&dr, &dc, &du, n, &drb,
                                                      &dub);
+    case Variant::HalidePrimal:
+      return halide::paper1dPrimal(peerArrays(r, u_b));
+    case Variant::HalideAdjoint:
+      return halide::paper1dAdjoint(peerArrays(r, u_b));
     }
   }
 
@@ -78,6 +85,25 @@ public:
   }
 
 private:
+  /// The arrays of the Halide peer, with its own output and shadow.
+  halide::Paper1dArrays peerArrays(const Array &out, const Array &out_b) const {
+    return {n, out.data(), c.data(), u.data(), r_b.data(), out_b.data()};
+  }
+
+  /// The Halide peer against ours on the same inputs: the primal, and the
+  /// gradient from a zero shadow (gather_noreset leaves r_b as it is).
+  void checkHalide() {
+    Array hr(n + 1, 1, 1, 0.0, 0.0), hb(n + 1, 1, 5, 0.0, 0.0);
+    run(Variant::Primal);
+    halide::paper1dPrimal(peerArrays(hr, hb));
+    requireAgreement("paper1d halide_primal", r.data(), hr.data(), r.size());
+    run(Variant::GatherNoReset);
+    halide::paper1dAdjoint(peerArrays(hr, hb));
+    requireAgreement("paper1d halide_adjoint u_b", u_b.data(), hb.data(),
+                     u_b.size());
+    u_b = Array(n + 1, 1, 5, 0.0, 0.0);
+  }
+
   int64_t n = 0;
   Array r, c, u, r_b, u_b;
 };

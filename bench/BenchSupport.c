@@ -13,6 +13,15 @@
 
 void bench_set_threads(int threads) { omp_set_num_threads(threads); }
 
+void bench_omp_park(void) {
+  int saved = kmp_get_blocktime();
+  kmp_set_blocktime(0);
+#pragma omp parallel
+  {
+  }
+  kmp_set_blocktime(saved);
+}
+
 int bench_num_procs(void) { return omp_get_num_procs(); }
 
 double *bench_alloc(size_t count) {

@@ -26,6 +26,11 @@ extern "C" {
 /// Sets the number of OpenMP threads of the following parallel regions.
 void bench_set_threads(int threads);
 
+/// Puts OpenMP's idle worker threads to sleep now instead of letting them
+/// spin for the block time (200 ms in libomp), so that they do not take
+/// cores from another thread pool (the Halide peers) timed next.
+void bench_omp_park(void);
+
 /// Number of processors available to OpenMP (the default thread list is
 /// 1 .. this).
 int bench_num_procs(void);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
+#include "HalidePeers.h"
 
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
@@ -30,6 +31,8 @@ class Wave3d final : public StencilKernel {
 public:
   const char *name() const override { return "wave3d"; }
   int64_t defaultSize() const override { return 320; }
+  /// n = 128 (17 MB per array) fits the L3, n = 64 (2 MB) nearly the L2.
+  std::vector<int64_t> extraSizes() const override { return {128, 64}; }
 
   void setUp(int64_t size) override {
     n = size;
@@ -40,6 +43,8 @@ public:
     u_b = Array(n, n * n, 5, 1.0, -0.5);
     u_1b = Array(n, n * n, 6, 0.0, 0.0);
     u_2b = Array(n, n * n, 7, 0.0, 0.0);
+    if (halide::available())
+      checkHalide();
   }
 
   void tearDown() override { *this = Wave3d(); }
@@ -71,6 +76,10 @@ public:
     case Variant::ScatterAtomic:
       return _mlir_ciface_wave3d_adj_scatter_atomic(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);
+    case Variant::HalidePrimal:
+      return halide::wave3dPrimal(peerArrays(u, u_1b, u_2b));
+    case Variant::HalideAdjoint:
+      return halide::wave3dAdjoint(peerArrays(u, u_1b, u_2b));
     }
   }
 
@@ -83,6 +92,31 @@ public:
   }
 
 private:
+  /// The arrays of the Halide peer, with its own output and shadows.
+  halide::Wave3dArrays peerArrays(const Array &out, const Array &out_1b,
+                                  const Array &out_2b) const {
+    return {n,        kD,       out.data(), u_1.data(),    u_2.data(),
+            c.data(), u_b.data(), out_1b.data(), out_2b.data()};
+  }
+
+  /// The Halide peer against ours on the same inputs: the primal, and the
+  /// gradients from zero shadows (gather_noreset leaves u_b as it is).
+  void checkHalide() {
+    Array hu(n, n * n, 1, 0.0, 0.0), h1(n, n * n, 6, 0.0, 0.0),
+        h2(n, n * n, 7, 0.0, 0.0);
+    run(Variant::Primal);
+    halide::wave3dPrimal(peerArrays(hu, h1, h2));
+    requireAgreement("wave3d halide_primal", u.data(), hu.data(), u.size());
+    run(Variant::GatherNoReset);
+    halide::wave3dAdjoint(peerArrays(hu, h1, h2));
+    requireAgreement("wave3d halide_adjoint u_1b", u_1b.data(), h1.data(),
+                     u_1b.size());
+    requireAgreement("wave3d halide_adjoint u_2b", u_2b.data(), h2.data(),
+                     u_2b.size());
+    u_1b = Array(n, n * n, 6, 0.0, 0.0);
+    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+  }
+
   static constexpr double kD = 0.1;
   int64_t n = 0;
   Array u, u_1, u_2, c, u_b, u_1b, u_2b;

@@ -35,39 +35,16 @@ import sys
 import tempfile
 import time
 
+import plots
+from suite import (BENCH_KERNELS, KERNELS, KERNEL_SOURCES, PIPELINES, VARIANTS,
+                   VARIANT_LABELS)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM_BIN = os.environ.get("STENCIL_LLVM_BIN", "/usr/lib/llvm-22/bin")
 
-KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27"]
-VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
-            "gather_unfused", "gather_noreset", "scatter_serial",
-            "scatter_atomic"]
-VARIANT_LABELS = {
-    "primal": "primal (ours)",
-    "c_primal": "primal (hand-written C)",
-    "gather_compact": "gather adjoint, compact",
-    "gather_exact": "gather adjoint, exact",
-    "gather_unfused": "gather, reset a separate sweep",
-    "gather_noreset": "gather, no reset",
-    "scatter_serial": "scatter adjoint, serial",
-    "scatter_atomic": "scatter adjoint, atomic",
-}
-# Where each kernel's IR lives (bench/CMakeLists.txt uses the same files).
-KERNEL_SOURCES = {
-    "wave3d": "examples/wave3d.mlir",
-    "burgers1d": "examples/burgers1d.mlir",
-    "paper1d": "examples/paper1d.mlir",
-    "dense27": "bench/kernels/dense27.mlir",
-}
-# `--convert-to-omp` options of each adjoint variant.
-PIPELINES = {
-    "gather_compact": "scatter=gather boundary=compact",
-    "gather_exact": "scatter=gather boundary=exact",
-    "scatter_serial": "scatter=serial",
-    "scatter_atomic": "scatter=atomic",
-}
+
 # Sizes of --quick: small enough for a smoke test, not for numbers.
-QUICK_SIZES = "wave3d=96,burgers1d=4e6,paper1d=4e6,dense27=96,stream=4e6"
+QUICK_SIZES = "wave3d=96:128:64,burgers1d=4e6,paper1d=4e6,dense27=96,stream=4e6"
 
 
 # ===----------------------------------------------------------------------=== #
@@ -215,7 +192,7 @@ def run_benchmarks(args, raw_json):
     if args.filter:
         chunks = [("filter", args.filter)]
     else:
-        chunks = [(k, "^%s/" % k) for k in ["stream"] + KERNELS]
+        chunks = [(k, "^%s/" % k) for k in ["stream"] + BENCH_KERNELS]
     merged = None
     loads = {}
     total = 0.0
@@ -399,7 +376,7 @@ def ratio(results, kernel, num, den, threads):
 
 def compute_ratios(results, threads):
     rows = []
-    for kernel in KERNELS:
+    for kernel in BENCH_KERNELS:
         for t in threads:
             if (kernel, "primal", t) not in results:
                 continue
@@ -412,6 +389,10 @@ def compute_ratios(results, threads):
                 "atomic_over_gather": ratio(results, kernel, "scatter_atomic", "gather_compact", t),
                 "serial_over_gather": ratio(results, kernel, "scatter_serial", "gather_compact", t),
                 "ours_over_c": ratio(results, kernel, "primal", "c_primal", t),
+                "halide_adjoint_over_primal": ratio(results, kernel, "halide_adjoint", "primal", t),
+                "adjoint_over_halide": ratio(results, kernel, "gather_compact", "halide_adjoint", t),
+                "adjoint_noreset_over_halide": ratio(results, kernel, "gather_noreset", "halide_adjoint", t),
+                "primal_over_halide": ratio(results, kernel, "primal", "halide_primal", t),
             })
     return rows
 
@@ -431,6 +412,8 @@ def evaluate_targets(results, threads):
     # where the reset is not needed.
     for kernel, variant, adj_max in [("wave3d", "gather_compact", 1.45),
                                      ("wave3d", "gather_noreset", 1.3),
+                                     ("wave3d_n128", "gather_compact", 1.6),
+                                     ("wave3d_n64", "gather_compact", 1.6),
                                      ("burgers1d", "gather_compact", 1.5),
                                      ("paper1d", "gather_compact", 1.3),
                                      ("dense27", "gather_compact", 1.5)]:
@@ -438,16 +421,23 @@ def evaluate_targets(results, threads):
             r = ratio(results, kernel, variant, "primal", t)
             add("%s: %s <= %.2fx primal (%d threads)" % (kernel, variant, adj_max, t),
                 r, lambda v, m=adj_max: v <= m)
+    # Ahead of Halide: our adjoint, with its reset, no slower than Halide's
+    # adjoint, which does not reset.
+    for kernel in BENCH_KERNELS:
+        for t in sorted(set([1, top]) & set(threads)):
+            r = ratio(results, kernel, "gather_compact", "halide_adjoint", t)
+            add("%s: gather adjoint no slower than Halide's (%d threads)" % (kernel, t),
+                r, lambda v: v <= 1.0)
     for kernel, atomic_min in [("wave3d", 15.0), ("burgers1d", 8.0)]:
         r = ratio(results, kernel, "scatter_atomic", "gather_compact", top)
         add("%s: gather adjoint >= %gx faster than atomic scatter (%d threads)"
             % (kernel, atomic_min, top), r, lambda v, m=atomic_min: v >= m)
-    for kernel in KERNELS:
+    for kernel in BENCH_KERNELS:
         for t in threads:
             r = ratio(results, kernel, "primal", "c_primal", t)
             add("%s: primal within 10%% of hand-written C (%d threads)" % (kernel, t),
                 r, lambda v: v <= 1.10)
-    for kernel in KERNELS:
+    for kernel in BENCH_KERNELS:
         if 1 in threads:
             r = ratio(results, kernel, "scatter_serial", "gather_compact", 1)
             add("%s: gather adjoint at 1 thread no slower than serial scatter" % kernel,
@@ -465,7 +455,7 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
     out.append("#### Time per sweep (ms, %s)\n" % statistic_text)
     out.append("| kernel | threads | " + " | ".join(VARIANT_LABELS[v] for v in VARIANTS) + " |")
     out.append("|---|---:|" + "---:|" * len(VARIANTS))
-    for kernel in KERNELS:
+    for kernel in BENCH_KERNELS:
         for t in threads:
             cells = [fmt(results.get((kernel, v, t), {}).get("time_ms"), "%.1f")
                      for v in VARIANTS]
@@ -487,6 +477,16 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
             fmt(r["atomic_over_gather"], "%.1f"),
             fmt(r["serial_over_gather"]), fmt(r["ours_over_c"])))
     out.append("")
+    out.append("#### Against Halide 14 (time / time)\n")
+    out.append("| kernel | threads | Halide adjoint / our primal | our adjoint / Halide's "
+               "| ours without reset / Halide's | our primal / Halide's |")
+    out.append("|---|---:|---:|---:|---:|---:|")
+    for r in ratios:
+        out.append("| %s | %d | %s | %s | %s | %s |" % (
+            r["kernel"], r["threads"], fmt(r["halide_adjoint_over_primal"]),
+            fmt(r["adjoint_over_halide"]), fmt(r["adjoint_noreset_over_halide"]),
+            fmt(r["primal_over_halide"])))
+    out.append("")
     out.append("#### Effective bandwidth (GB/s; % of the STREAM triad at the same thread count)\n")
     out.append("Bytes a sweep must move (STREAM counting, no write-allocate), over the time.\n")
     out.append("| kernel | threads | " + " | ".join(VARIANT_LABELS[v] for v in VARIANTS) + " |")
@@ -495,7 +495,7 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
         s = stream.get(t)
         if s:
             out.append("| STREAM triad | %d | %.1f |%s" % (t, s, " |" * (len(VARIANTS) - 1)))
-    for kernel in KERNELS:
+    for kernel in BENCH_KERNELS:
         for t in threads:
             cells = []
             for v in VARIANTS:
@@ -544,127 +544,6 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
                 c["object_bytes"] / 1024))
         out.append("")
     return "\n".join(out)
-
-
-# ===----------------------------------------------------------------------=== #
-# Plots
-# ===----------------------------------------------------------------------=== #
-
-
-def have_matplotlib(python):
-    return subprocess.run([python, "-c", "import matplotlib"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          check=False).returncode == 0
-
-
-def plotting_python(allow_install):
-    """Returns an interpreter that can import matplotlib: this one, or
-    Debian's /usr/bin/python3 (python3-matplotlib installs there, which a
-    pyenv or venv python3 on PATH does not see), installing
-    python3-matplotlib with apt-get when allowed. None if there is none."""
-    candidates = [sys.executable]
-    if os.path.exists("/usr/bin/python3"):
-        candidates.append("/usr/bin/python3")
-    for python in candidates:
-        if have_matplotlib(python):
-            return python
-    if not allow_install or not shutil.which("apt-get") or os.geteuid() != 0:
-        return None
-    print("run.py: installing python3-matplotlib with apt-get", flush=True)
-    subprocess.run(["apt-get", "install", "-y", "-q", "python3-matplotlib"],
-                   stdout=subprocess.DEVNULL, check=False)
-    for python in candidates:
-        if have_matplotlib(python):
-            return python
-    return None
-
-
-def plot(plt, results, stream, threads, out_dir):
-    os.makedirs(out_dir, exist_ok=True)
-    written = []
-    colors = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"]
-    # Time per variant, one chart per kernel, one bar per thread count.
-    for kernel in KERNELS:
-        present = [v for v in VARIANTS if any((kernel, v, t) in results for t in threads)]
-        if not present:
-            continue
-        fig, ax = plt.subplots(figsize=(8, 4.2))
-        width = 0.8 / len(threads)
-        for i, t in enumerate(threads):
-            xs = [j + (i - (len(threads) - 1) / 2) * width for j in range(len(present))]
-            ys = [results.get((kernel, v, t), {}).get("time_ms", 0) for v in present]
-            bars = ax.bar(xs, ys, width, label="%d thread%s" % (t, "s" if t > 1 else ""),
-                          color=colors[i % len(colors)])
-            for bar, y in zip(bars, ys):
-                if y:
-                    ax.annotate("%.0f" % y if y >= 10 else "%.1f" % y,
-                                (bar.get_x() + bar.get_width() / 2, y),
-                                ha="center", va="bottom", fontsize=7)
-        ax.set_xticks(range(len(present)))
-        ax.set_xticklabels([VARIANT_LABELS[v].replace(", ", "\n").replace(" (", "\n(")
-                            for v in present], fontsize=8)
-        ax.set_yscale("log")
-        ax.set_ylabel("time per sweep (ms, log scale)")
-        ax.set_title("%s: time per variant" % kernel)
-        ax.legend(fontsize=8)
-        ax.grid(axis="y", which="both", alpha=0.3)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "time_%s.png" % kernel)
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
-    # Speedup over threads, relative to the same variant at 1 thread.
-    if len(threads) > 1 and 1 in threads:
-        fig, axes = plt.subplots(1, len(KERNELS), figsize=(14, 3.8), sharey=True)
-        for ax, kernel in zip(axes, KERNELS):
-            for v, color in zip(VARIANTS, colors):
-                base = results.get((kernel, v, 1), {}).get("time_ms")
-                pts = [(t, base / results[(kernel, v, t)]["time_ms"])
-                       for t in threads if base and (kernel, v, t) in results]
-                if pts:
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                            label=VARIANT_LABELS[v], color=color)
-            s1 = stream.get(1)
-            spts = [(t, stream[t] / s1) for t in threads if s1 and t in stream]
-            if spts:
-                ax.plot([p[0] for p in spts], [p[1] for p in spts], "k--", lw=1,
-                        label="STREAM triad bandwidth")
-            ax.plot(threads, threads, ":", color="grey", lw=1, label="ideal")
-            ax.set_title(kernel)
-            ax.set_xlabel("threads")
-            ax.set_xticks(threads)
-            ax.grid(alpha=0.3)
-        axes[0].set_ylabel("speedup over 1 thread")
-        handles, labels = axes[0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
-        fig.tight_layout(rect=(0, 0.14, 1, 1))
-        path = os.path.join(out_dir, "speedup.png")
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
-    # Effective bandwidth at the largest thread count against STREAM.
-    top = max(threads)
-    fig, ax = plt.subplots(figsize=(10, 4.8))
-    width = 0.8 / len(VARIANTS)
-    for i, (v, color) in enumerate(zip(VARIANTS, colors)):
-        xs = [j + (i - (len(VARIANTS) - 1) / 2) * width for j in range(len(KERNELS))]
-        ys = [results.get((k, v, top), {}).get("gbps", 0) for k in KERNELS]
-        ax.bar(xs, ys, width, label=VARIANT_LABELS[v], color=color)
-    if stream.get(top):
-        ax.axhline(stream[top], color="k", ls="--", lw=1,
-                   label="STREAM triad (%.1f GB/s)" % stream[top])
-    ax.set_xticks(range(len(KERNELS)))
-    ax.set_xticklabels(KERNELS)
-    ax.set_ylabel("effective bandwidth (GB/s)")
-    ax.set_title("Bytes a sweep must move / time, %d thread%s" % (top, "s" if top > 1 else ""))
-    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.1))
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    path = os.path.join(out_dir, "bandwidth.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
-    return written
 
 
 # ===----------------------------------------------------------------------=== #
@@ -720,7 +599,7 @@ def main():
                    help="only draw the plots of an existing results.json")
     args = p.parse_args()
     if args.plot_from:
-        render_plots(os.path.abspath(args.plot_from), args.plots_dir,
+        plots.render_plots(os.path.abspath(args.plot_from), args.plots_dir,
                      not args.no_install)
         return
     args.build_dir = os.path.abspath(args.build_dir)
@@ -797,30 +676,8 @@ def main():
     print("run.py: wrote %s and tables.md (raw Google Benchmark JSON: %s)"
           % (json_path, raw_json))
     if not args.no_plots:
-        render_plots(json_path, args.plots_dir, not args.no_install)
+        plots.render_plots(json_path, args.plots_dir, not args.no_install)
 
-
-def render_plots(json_path, plots_dir, allow_install):
-    """Draws the plots of a results.json, in this interpreter or in one that
-    has matplotlib (see plotting_python)."""
-    python = plotting_python(allow_install)
-    if python is None:
-        print("run.py: matplotlib unavailable, no plots "
-              "(apt-get install python3-matplotlib)")
-        return
-    if python != sys.executable:
-        subprocess.run([python, os.path.abspath(__file__), "--plot-from", json_path,
-                        "--plots-dir", plots_dir], check=True)
-        return
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    with open(json_path) as f:
-        summary = json.load(f)
-    results = {(r["kernel"], r["variant"], r["threads"]): r for r in summary["results"]}
-    stream = {int(t): g for t, g in summary["stream_triad_gbps"].items()}
-    for path in plot(plt, results, stream, summary["config"]["threads"], plots_dir):
-        print("run.py: wrote %s" % path)
 
 if __name__ == "__main__":
     main()

@@ -32,6 +32,7 @@ PACKAGES=(
   libomp-22-dev     # OpenMP runtime (libomp.so) for the lowered code
   g++               # GCC: CI also builds the compiler with it
   libbenchmark-dev  # Google Benchmark (bench/)
+  libhalide14-0-dev # Halide 14, the peer of the benchmarks (bench/)
   ninja-build
   cmake
   lld

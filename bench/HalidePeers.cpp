@@ -1,0 +1,374 @@
+//===- HalidePeers.cpp - Halide 14 versions of the bench kernels -*- C++ -*-===//
+//
+// This file implements HalidePeers.h with Halide 14 (Debian's
+// libhalide14-0-dev). Each kernel is one pure Halide definition over
+// wrappers of its input images; `propagate_adjoints` differentiates it with
+// the output adjoint zero outside the primal's domain
+// (BoundaryConditions::constant_exterior), and Halide turns the scatter into
+// a gather by itself. Every pipeline is JIT-compiled for the host at its
+// first use and reused at every size: sizes are parameters.
+//
+// Schedule, the same for every kernel ("a reasonable hand schedule"): the
+// outputs run in parallel over the outermost dimension (blocks of 64 Ki
+// points in 1-D) and vectorized by the host's natural vector width along
+// the innermost one; every other Func, the gradients included, is inlined.
+//
+// Memory layout: our arrays are row-major, so the innermost (last) memref
+// index is Halide's x: a[i][j][k] is f(x = k, y = j, z = i).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HalidePeers.h"
+
+#include "Halide.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace Halide;
+using namespace stencil::bench::halide;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Shared pieces
+//===----------------------------------------------------------------------===//
+
+Var x("x"), y("y"), z("z");
+
+Target hostTarget() {
+  static const Target target = get_jit_target_from_environment();
+  return target;
+}
+
+/// `f(x, ...) = image(x, ...)`: derivatives are taken with respect to Funcs.
+Func wrap(const ImageParam &image, const std::vector<Var> &vars) {
+  Func f(image.name() + "_f");
+  f(vars) = image(vars);
+  return f;
+}
+
+/// The output adjoint, zero outside the primal's domain.
+Func boundedAdjoint(const ImageParam &adjoint, const Region &domain) {
+  return BoundaryConditions::constant_exterior(adjoint, Expr(0.0), domain);
+}
+
+/// `shadow + d(input)`: the gradient added to the input's shadow, in place.
+Func accumulate(const ImageParam &shadow, const Derivative &d, const Func &input,
+                const std::vector<Var> &vars) {
+  Func gradient = d(input);
+  if (gradient.num_update_definitions() != 0) {
+    // Halide kept a scatter: the schedule below would not be the one we
+    // document, so refuse rather than time something else.
+    std::fprintf(stderr, "stencil-bench: Halide kept a scatter for %s\n",
+                 input.name().c_str());
+    std::abort();
+  }
+  Func out(shadow.name() + "_acc");
+  out(vars) = shadow(vars) + gradient(vars);
+  return out;
+}
+
+/// How an output is written: overwritten (the primal) or updated in place
+/// (the accumulated gradients).
+enum class Output { Store, InPlace };
+
+/// Parallel over the outermost variable, vectorized along x; 1-D outputs
+/// are split into parallel blocks first. Halide's default tail strategy
+/// computes the last block or vector again, shifted inwards: harmless for
+/// a store, a double update in place, so in-place outputs guard their tails.
+void schedule(Func f, int dims, Output output) {
+  int width = hostTarget().natural_vector_size<double>();
+  TailStrategy tail = output == Output::InPlace ? TailStrategy::GuardWithIf
+                                                : TailStrategy::Auto;
+  if (dims == 1) {
+    Var xo("xo"), xi("xi");
+    f.split(x, xo, xi, 1 << 16, tail).parallel(xo);
+    f.vectorize(xi, width, tail);
+    return;
+  }
+  f.parallel(z).vectorize(x, width, tail);
+}
+
+Buffer<double> view1D(double *p, int64_t n) {
+  return Buffer<double>(p, static_cast<int>(n));
+}
+
+Buffer<double> view3D(double *p, int64_t n) {
+  int e = static_cast<int>(n);
+  return Buffer<double>(p, e, e, e);
+}
+
+/// `buffer` restricted to [lo, extent - hi) in every dimension.
+Buffer<double> interior(Buffer<double> buffer, int lo, int hi) {
+  for (int d = 0; d < buffer.dimensions(); ++d)
+    buffer.crop(d, lo, buffer.dim(d).extent() - lo - hi);
+  return buffer;
+}
+
+/// Runs `p` into the given output buffers.
+template <typename... Rest>
+void realize(Pipeline &p, Buffer<double> first, Rest... rest) {
+  p.realize(Pipeline::RealizationArg(first, rest...));
+}
+
+Pipeline compile(std::vector<Func> outputs) {
+  Pipeline p(outputs);
+  p.compile_jit(hostTarget());
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Thread pool
+//===----------------------------------------------------------------------===//
+
+/// A pipeline that calls the JIT runtime's halide_set_num_threads: the
+/// runtime's symbols are not exported by libHalide.
+struct ThreadControl {
+  Param<int> threads{"threads"};
+  Pipeline set;
+  ThreadControl() {
+    Func f("set_threads");
+    f() = Internal::Call::make(Int(32), "halide_set_num_threads", {threads},
+                               Internal::Call::Extern);
+    set = compile({f});
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// wave3d
+//===----------------------------------------------------------------------===//
+
+struct Wave3d {
+  ImageParam u_1{Float(64), 3, "u_1"}, u_2{Float(64), 3, "u_2"},
+      c{Float(64), 3, "c"}, u_b{Float(64), 3, "u_b"},
+      u_1b{Float(64), 3, "u_1b"}, u_2b{Float(64), 3, "u_2b"};
+  Param<double> D{"D"};
+  Param<int> n{"n"};
+  Pipeline primal, adjoint;
+
+  Wave3d() {
+    std::vector<Var> v = {x, y, z};
+    Func f1 = wrap(u_1, v), f2 = wrap(u_2, v);
+    Expr lap = f1(x - 1, y, z) + f1(x + 1, y, z) + f1(x, y - 1, z) +
+               f1(x, y + 1, z) + f1(x, y, z - 1) + f1(x, y, z + 1) -
+               Expr(6.0) * f1(x, y, z);
+    Func u("u");
+    u(x, y, z) = Expr(2.0) * f1(x, y, z) - f2(x, y, z) + c(x, y, z) * D * lap;
+    schedule(u, 3, Output::Store);
+    primal = compile({u});
+
+    Region domain = {{1, n - 2}, {1, n - 2}, {1, n - 2}};
+    Derivative d = propagate_adjoints(u, boundedAdjoint(u_b, domain), domain);
+    Func g1 = accumulate(u_1b, d, f1, v), g2 = accumulate(u_2b, d, f2, v);
+    schedule(g1, 3, Output::InPlace);
+    schedule(g2, 3, Output::InPlace);
+    adjoint = compile({g1, g2});
+  }
+
+  void bind(const Wave3dArrays &a) {
+    u_1.set(view3D(a.u_1, a.n));
+    u_2.set(view3D(a.u_2, a.n));
+    c.set(view3D(a.c, a.n));
+    u_b.set(view3D(a.u_b, a.n));
+    u_1b.set(view3D(a.u_1b, a.n));
+    u_2b.set(view3D(a.u_2b, a.n));
+    D.set(a.D);
+    n.set(static_cast<int>(a.n));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// burgers1d
+//===----------------------------------------------------------------------===//
+
+struct Burgers1d {
+  ImageParam u_1{Float(64), 1, "u_1"}, u_b{Float(64), 1, "u_b"},
+      u_1b{Float(64), 1, "u_1b"};
+  Param<double> C{"C"}, D{"D"};
+  Param<int> n{"n"};
+  Pipeline primal, adjoint;
+
+  /// One step on the values `f`.
+  Func step(const Func &f) const {
+    Expr m = f(x - 1), c = f(x), p = f(x + 1), zero(0.0);
+    Expr ux = max(c, zero) * (c - m) + min(c, zero) * (p - c);
+    Expr uxx = p + m - Expr(2.0) * c;
+    Func u("u");
+    u(x) = c - C * ux + D * uxx;
+    return u;
+  }
+
+  Burgers1d() {
+    std::vector<Var> v = {x};
+    Func u = step(wrap(u_1, v));
+    schedule(u, 1, Output::Store);
+    primal = compile({u});
+
+    // The gradient at the edges reads primal values beyond them, times a
+    // zero adjoint: clamp those reads into the array.
+    Func f = BoundaryConditions::repeat_edge(u_1);
+    Func ua = step(f);
+    Region domain = {{1, n - 2}};
+    Derivative d = propagate_adjoints(ua, boundedAdjoint(u_b, domain), domain);
+    Func g = accumulate(u_1b, d, f, v);
+    schedule(g, 1, Output::InPlace);
+    adjoint = compile({g});
+  }
+
+  void bind(const Burgers1dArrays &a) {
+    u_1.set(view1D(a.u_1, a.n));
+    u_b.set(view1D(a.u_b, a.n));
+    u_1b.set(view1D(a.u_1b, a.n));
+    C.set(a.C);
+    D.set(a.D);
+    n.set(static_cast<int>(a.n));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// paper1d
+//===----------------------------------------------------------------------===//
+
+struct Paper1d {
+  ImageParam c{Float(64), 1, "c"}, u{Float(64), 1, "u"},
+      r_b{Float(64), 1, "r_b"}, u_b{Float(64), 1, "u_b"};
+  Param<int> n{"n"};
+  Pipeline primal, adjoint;
+
+  Paper1d() {
+    std::vector<Var> v = {x};
+    Func f = wrap(u, v);
+    Func r("r");
+    r(x) = c(x) * (Expr(2.0) * f(x - 1) - Expr(3.0) * f(x) +
+                   Expr(4.0) * f(x + 1));
+    schedule(r, 1, Output::Store);
+    primal = compile({r});
+
+    Region domain = {{1, n - 1}};
+    Derivative d = propagate_adjoints(r, boundedAdjoint(r_b, domain), domain);
+    Func g = accumulate(u_b, d, f, v);
+    schedule(g, 1, Output::InPlace);
+    adjoint = compile({g});
+  }
+
+  void bind(const Paper1dArrays &a) {
+    c.set(view1D(a.c, a.n + 1));
+    u.set(view1D(a.u, a.n + 1));
+    r_b.set(view1D(a.r_b, a.n + 1));
+    u_b.set(view1D(a.u_b, a.n + 1));
+    n.set(static_cast<int>(a.n));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dense27
+//===----------------------------------------------------------------------===//
+
+struct Dense27 {
+  ImageParam u{Float(64), 3, "u"}, r_b{Float(64), 3, "r_b"},
+      u_b{Float(64), 3, "u_b"};
+  Param<int> n{"n"};
+  Pipeline primal, adjoint;
+
+  Dense27() {
+    std::vector<Var> v = {x, y, z};
+    Func f = wrap(u, v);
+    // Offsets (a, b, c) on (i, j, k) = (z, y, x) in lexicographic order,
+    // weight (m + 1) / 64, summed left to right like the MLIR kernel.
+    Expr sum;
+    int m = 0;
+    for (int a = -1; a <= 1; ++a)
+      for (int b = -1; b <= 1; ++b)
+        for (int cc = -1; cc <= 1; ++cc, ++m) {
+          Expr term = Expr((m + 1) / 64.0) * f(x + cc, y + b, z + a);
+          sum = sum.defined() ? sum + term : term;
+        }
+    Func r("r");
+    r(x, y, z) = sum;
+    schedule(r, 3, Output::Store);
+    primal = compile({r});
+
+    Region domain = {{1, n - 2}, {1, n - 2}, {1, n - 2}};
+    Derivative d = propagate_adjoints(r, boundedAdjoint(r_b, domain), domain);
+    Func g = accumulate(u_b, d, f, v);
+    schedule(g, 3, Output::InPlace);
+    adjoint = compile({g});
+  }
+
+  void bind(const Dense27Arrays &a) {
+    u.set(view3D(a.u, a.n));
+    r_b.set(view3D(a.r_b, a.n));
+    u_b.set(view3D(a.u_b, a.n));
+    n.set(static_cast<int>(a.n));
+  }
+};
+
+/// Each pipeline is built and compiled at its first use.
+template <typename T> T &pipelines() {
+  static T instance;
+  return instance;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+bool stencil::bench::halide::available() { return true; }
+
+void stencil::bench::halide::setThreads(int threads) {
+  ThreadControl &control = pipelines<ThreadControl>();
+  control.threads.set(threads);
+  Buffer<int> previous = Buffer<int>::make_scalar();
+  control.set.realize(previous);
+}
+
+void stencil::bench::halide::wave3dPrimal(const Wave3dArrays &a) {
+  Wave3d &p = pipelines<Wave3d>();
+  p.bind(a);
+  realize(p.primal, interior(view3D(a.u, a.n), 1, 1));
+}
+
+void stencil::bench::halide::wave3dAdjoint(const Wave3dArrays &a) {
+  Wave3d &p = pipelines<Wave3d>();
+  p.bind(a);
+  realize(p.adjoint, view3D(a.u_1b, a.n), view3D(a.u_2b, a.n));
+}
+
+void stencil::bench::halide::burgers1dPrimal(const Burgers1dArrays &a) {
+  Burgers1d &p = pipelines<Burgers1d>();
+  p.bind(a);
+  realize(p.primal, interior(view1D(a.u, a.n), 1, 1));
+}
+
+void stencil::bench::halide::burgers1dAdjoint(const Burgers1dArrays &a) {
+  Burgers1d &p = pipelines<Burgers1d>();
+  p.bind(a);
+  realize(p.adjoint, view1D(a.u_1b, a.n));
+}
+
+void stencil::bench::halide::paper1dPrimal(const Paper1dArrays &a) {
+  Paper1d &p = pipelines<Paper1d>();
+  p.bind(a);
+  realize(p.primal, interior(view1D(a.r, a.n + 1), 1, 1));
+}
+
+void stencil::bench::halide::paper1dAdjoint(const Paper1dArrays &a) {
+  Paper1d &p = pipelines<Paper1d>();
+  p.bind(a);
+  realize(p.adjoint, view1D(a.u_b, a.n + 1));
+}
+
+void stencil::bench::halide::dense27Primal(const Dense27Arrays &a) {
+  Dense27 &p = pipelines<Dense27>();
+  p.bind(a);
+  realize(p.primal, interior(view3D(a.r, a.n), 1, 1));
+}
+
+void stencil::bench::halide::dense27Adjoint(const Dense27Arrays &a) {
+  Dense27 &p = pipelines<Dense27>();
+  p.bind(a);
+  realize(p.adjoint, view3D(a.u_b, a.n));
+}

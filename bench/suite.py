@@ -1,0 +1,44 @@
+# ===- suite.py - What the benchmark suite runs --------------------------=== #
+#
+# The kernels and variants of stencil-bench as bench/run.py and
+# bench/plots.py report them. The variant names are those of
+# variantName() in bench/BenchHarness.cpp; the sized kernel names those of
+# BenchMain.cpp (`<kernel>_n<size>` for a kernel's extra sizes).
+#
+# ===----------------------------------------------------------------------=== #
+
+# Kernels with their own IR (compile statistics are per kernel).
+KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27"]
+# What is timed: each kernel at its main size, wave3d also at the
+# cache-resident sizes of issue 11 (StencilKernel::extraSizes).
+BENCH_KERNELS = ["wave3d", "wave3d_n128", "wave3d_n64", "burgers1d",
+                 "paper1d", "dense27"]
+VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
+            "gather_unfused", "gather_noreset", "scatter_serial",
+            "scatter_atomic", "halide_primal", "halide_adjoint"]
+VARIANT_LABELS = {
+    "primal": "primal (ours)",
+    "c_primal": "primal (hand-written C)",
+    "gather_compact": "gather adjoint, compact",
+    "gather_exact": "gather adjoint, exact",
+    "gather_unfused": "gather, reset a separate sweep",
+    "gather_noreset": "gather, no reset",
+    "scatter_serial": "scatter adjoint, serial",
+    "scatter_atomic": "scatter adjoint, atomic",
+    "halide_primal": "Halide 14 primal",
+    "halide_adjoint": "Halide 14 adjoint (no reset)",
+}
+# Where each kernel's IR lives (bench/CMakeLists.txt uses the same files).
+KERNEL_SOURCES = {
+    "wave3d": "examples/wave3d.mlir",
+    "burgers1d": "examples/burgers1d.mlir",
+    "paper1d": "examples/paper1d.mlir",
+    "dense27": "bench/kernels/dense27.mlir",
+}
+# `--convert-to-omp` options of each adjoint variant.
+PIPELINES = {
+    "gather_compact": "scatter=gather boundary=compact",
+    "gather_exact": "scatter=gather boundary=exact",
+    "scatter_serial": "scatter=serial",
+    "scatter_atomic": "scatter=atomic",
+}
