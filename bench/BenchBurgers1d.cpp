@@ -1,4 +1,5 @@
-//===- BenchBurgers1d.cpp - 1-D Burgers equation benchmarks ------*- C++ -*-===//
+//===- BenchBurgers1d.cpp - 1-D Burgers equation benchmarks ------*- C++
+//-*-===//
 //
 // This file implements the burgers1d kernel of stencil-bench
 // (examples/burgers1d.mlir, the paper's Section 4.2): one upwinded
@@ -14,10 +15,12 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "burgers1d_gather_compact.h"
 #include "burgers1d_gather_exact.h"
+#include "burgers1d_gather_guarded.h"
 #include "burgers1d_gather_noreset.h"
+#include "burgers1d_gather_planes.h"
 #include "burgers1d_gather_unfused.h"
-#include "burgers1d_scatter_serial.h"
 #include "burgers1d_scatter_atomic.h"
+#include "burgers1d_scatter_serial.h"
 
 using namespace stencil::bench;
 
@@ -57,14 +60,20 @@ public:
       return _mlir_ciface_burgers1d_adj_gather_compact(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);
     case Variant::GatherExact:
-      return _mlir_ciface_burgers1d_adj_gather_exact(&du, &du_1, kC, kD, n,
-                                                     &db, &db_1);
+      return _mlir_ciface_burgers1d_adj_gather_exact(&du, &du_1, kC, kD, n, &db,
+                                                     &db_1);
     case Variant::GatherUnfused:
       return _mlir_ciface_burgers1d_adj_gather_unfused(&du, &du_1, kC, kD, n,
-                                                     &db, &db_1);
+                                                       &db, &db_1);
     case Variant::GatherNoReset:
       return _mlir_ciface_burgers1d_adj_gather_noreset(&du, &du_1, kC, kD, n,
-                                                     &db, &db_1);
+                                                       &db, &db_1);
+    case Variant::GatherPlanes:
+      return _mlir_ciface_burgers1d_adj_gather_planes(&du, &du_1, kC, kD, n,
+                                                      &db, &db_1);
+    case Variant::GatherGuarded:
+      return _mlir_ciface_burgers1d_adj_gather_guarded(&du, &du_1, kC, kD, n,
+                                                       &db, &db_1);
     case Variant::ScatterSerial:
       return _mlir_ciface_burgers1d_adj_scatter_serial(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);

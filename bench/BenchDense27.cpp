@@ -1,4 +1,5 @@
-//===- BenchDense27.cpp - Dense 3x3x3 stencil benchmarks ---------*- C++ -*-===//
+//===- BenchDense27.cpp - Dense 3x3x3 stencil benchmarks ---------*- C++
+//-*-===//
 //
 // This file implements the dense27 kernel of stencil-bench
 // (bench/kernels/dense27.mlir): a 27-point stencil with distinct constant
@@ -14,10 +15,12 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "dense27_gather_compact.h"
 #include "dense27_gather_exact.h"
+#include "dense27_gather_guarded.h"
 #include "dense27_gather_noreset.h"
+#include "dense27_gather_planes.h"
 #include "dense27_gather_unfused.h"
-#include "dense27_scatter_serial.h"
 #include "dense27_scatter_atomic.h"
+#include "dense27_scatter_serial.h"
 
 using namespace stencil::bench;
 
@@ -60,6 +63,10 @@ public:
       return _mlir_ciface_dense27_adj_gather_unfused(&dr, &du, n, &drb, &dub);
     case Variant::GatherNoReset:
       return _mlir_ciface_dense27_adj_gather_noreset(&dr, &du, n, &drb, &dub);
+    case Variant::GatherPlanes:
+      return _mlir_ciface_dense27_adj_gather_planes(&dr, &du, n, &drb, &dub);
+    case Variant::GatherGuarded:
+      return _mlir_ciface_dense27_adj_gather_guarded(&dr, &du, n, &drb, &dub);
     case Variant::ScatterSerial:
       return _mlir_ciface_dense27_adj_scatter_serial(&dr, &du, n, &drb, &dub);
     case Variant::ScatterAtomic:

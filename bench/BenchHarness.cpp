@@ -1,4 +1,5 @@
-//===- BenchHarness.cpp - Kernel registry of stencil-bench -------*- C++ -*-===//
+//===- BenchHarness.cpp - Kernel registry of stencil-bench -------*- C++
+//-*-===//
 //
 // This file implements the arrays and variant helpers declared in
 // BenchHarness.h.
@@ -57,10 +58,10 @@ MemRef3D Array::view3D(int64_t n) const {
 const std::vector<Variant> &stencil::bench::allVariants() {
   static const std::vector<Variant> variants = [] {
     std::vector<Variant> list = {
-        Variant::Primal,        Variant::ReferenceC,
-        Variant::GatherCompact, Variant::GatherExact,
-        Variant::GatherUnfused, Variant::GatherNoReset,
-        Variant::ScatterSerial, Variant::ScatterAtomic};
+        Variant::Primal,        Variant::ReferenceC,    Variant::GatherCompact,
+        Variant::GatherExact,   Variant::GatherUnfused, Variant::GatherPlanes,
+        Variant::GatherGuarded, Variant::GatherNoReset, Variant::ScatterSerial,
+        Variant::ScatterAtomic};
     if (halide::available()) {
       list.push_back(Variant::HalidePrimal);
       list.push_back(Variant::HalideAdjoint);
@@ -114,6 +115,10 @@ const char *stencil::bench::variantName(Variant v) {
     return "gather_exact";
   case Variant::GatherUnfused:
     return "gather_unfused";
+  case Variant::GatherPlanes:
+    return "gather_planes";
+  case Variant::GatherGuarded:
+    return "gather_guarded";
   case Variant::GatherNoReset:
     return "gather_noreset";
   case Variant::ScatterSerial:

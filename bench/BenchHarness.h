@@ -1,4 +1,5 @@
-//===- BenchHarness.h - Kernel registry of stencil-bench ---------*- C++ -*-===//
+//===- BenchHarness.h - Kernel registry of stencil-bench ---------*- C++
+//-*-===//
 //
 // This file declares the pieces shared by the kernel drivers of
 // stencil-bench: the memref descriptors of the C interface (docs/ABI.md,
@@ -76,6 +77,8 @@ enum class Variant {
   GatherCompact, ///< Gather adjoint, `scatter=gather boundary=compact`.
   GatherExact,   ///< Gather adjoint, `scatter=gather boundary=exact`.
   GatherUnfused, ///< Compact, the reset a separate sweep (`fuse-reset=0`).
+  GatherPlanes,  ///< Compact, the fused reset by planes (`reset-rows=0`).
+  GatherGuarded, ///< Compact, slabs guarded per point (`split-slabs=0`).
   GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
   ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
   ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
@@ -94,8 +97,8 @@ bool isHalide(Variant v);
 /// the process with a message on stderr unless
 /// max |ours - peer| <= 1e-12 * max(1, max |ours|) over `count` doubles.
 /// Prints the error otherwise.
-void requireAgreement(const char *what, const double *ours,
-                      const double *peer, size_t count);
+void requireAgreement(const char *what, const double *ours, const double *peer,
+                      size_t count);
 
 /// Name of a variant in benchmark names and JSON (`gather_compact`, ...).
 const char *variantName(Variant v);

@@ -1,4 +1,5 @@
-//===- BenchMain.cpp - stencil-bench entry point -----------------*- C++ -*-===//
+//===- BenchMain.cpp - stencil-bench entry point -----------------*- C++
+//-*-===//
 //
 // This file implements the main program of stencil-bench: it registers a
 // STREAM triad and every (kernel, variant) pair of the suite once per
@@ -23,7 +24,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
-#include "HalidePeers.h"
 
 #include <benchmark/benchmark.h>
 
@@ -169,10 +169,6 @@ void runKernel(benchmark::State &state, const std::string &name,
       workload, [kernel, n] { kernel->setUp(n); },
       [kernel] { kernel->tearDown(); });
   bench_set_threads(threads);
-  if (isHalide(variant)) {
-    halide::setThreads(threads);
-    bench_omp_park();
-  }
   if (warmedUp.insert(name).second)
     kernel->run(variant);
   for (auto _ : state)

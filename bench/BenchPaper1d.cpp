@@ -1,4 +1,5 @@
-//===- BenchPaper1d.cpp - The paper's 1-D example benchmarks -----*- C++ -*-===//
+//===- BenchPaper1d.cpp - The paper's 1-D example benchmarks -----*- C++
+//-*-===//
 //
 // This file implements the paper1d kernel of stencil-bench
 // (examples/paper1d.mlir, the paper's Section 3.2):
@@ -15,10 +16,12 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "paper1d_gather_compact.h"
 #include "paper1d_gather_exact.h"
+#include "paper1d_gather_guarded.h"
 #include "paper1d_gather_noreset.h"
+#include "paper1d_gather_planes.h"
 #include "paper1d_gather_unfused.h"
-#include "paper1d_scatter_serial.h"
 #include "paper1d_scatter_atomic.h"
+#include "paper1d_scatter_serial.h"
 
 using namespace stencil::bench;
 
@@ -62,10 +65,16 @@ public:
                                                    &dub);
     case Variant::GatherUnfused:
       return _mlir_ciface_paper1d_adj_gather_unfused(&dr, &dc, &du, n, &drb,
-                                                   &dub);
+                                                     &dub);
     case Variant::GatherNoReset:
       return _mlir_ciface_paper1d_adj_gather_noreset(&dr, &dc, &du, n, &drb,
-                                                   &dub);
+                                                     &dub);
+    case Variant::GatherPlanes:
+      return _mlir_ciface_paper1d_adj_gather_planes(&dr, &dc, &du, n, &drb,
+                                                    &dub);
+    case Variant::GatherGuarded:
+      return _mlir_ciface_paper1d_adj_gather_guarded(&dr, &dc, &du, n, &drb,
+                                                     &dub);
     case Variant::ScatterSerial:
       return _mlir_ciface_paper1d_adj_scatter_serial(&dr, &dc, &du, n, &drb,
                                                      &dub);

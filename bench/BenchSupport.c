@@ -13,13 +13,18 @@
 
 void bench_set_threads(int threads) { omp_set_num_threads(threads); }
 
-void bench_omp_park(void) {
-  int saved = kmp_get_blocktime();
-  kmp_set_blocktime(0);
-#pragma omp parallel
-  {
+int bench_parallel_for(void *context, int (*task)(void *, int, uint8_t *),
+                       int min, int extent, uint8_t *closure) {
+  int status = 0;
+#pragma omp parallel for schedule(static)
+  for (int i = min; i < min + extent; ++i) {
+    int s = task(context, i, closure);
+    if (s != 0) {
+#pragma omp atomic write
+      status = s;
+    }
   }
-  kmp_set_blocktime(saved);
+  return status;
 }
 
 int bench_num_procs(void) { return omp_get_num_procs(); }

@@ -26,10 +26,13 @@ extern "C" {
 /// Sets the number of OpenMP threads of the following parallel regions.
 void bench_set_threads(int threads);
 
-/// Puts OpenMP's idle worker threads to sleep now instead of letting them
-/// spin for the block time (200 ms in libomp), so that they do not take
-/// cores from another thread pool (the Halide peers) timed next.
-void bench_omp_park(void);
+/// Runs `task(context, i, closure)` for i in [min, min + extent) as an
+/// OpenMP parallel loop (static schedule); returns 0, or the status of a
+/// task that failed. The Halide peers run their parallel loops on it
+/// (Halide's custom_do_par_for), so they share the kernels' libomp threads
+/// and thread count.
+int bench_parallel_for(void *context, int (*task)(void *, int, uint8_t *),
+                       int min, int extent, uint8_t *closure);
 
 /// Number of processors available to OpenMP (the default thread list is
 /// 1 .. this).
@@ -65,8 +68,7 @@ void wave3d_ref(double *u, const double *u_1, const double *u_2,
                 const double *c, double D, int64_t n);
 
 /// examples/burgers1d.mlir.
-void burgers1d_ref(double *u, const double *u_1, double C, double D,
-                   int64_t n);
+void burgers1d_ref(double *u, const double *u_1, double C, double D, int64_t n);
 
 /// examples/paper1d.mlir (u has n + 1 elements).
 void paper1d_ref(double *r, const double *c, const double *u, int64_t n);

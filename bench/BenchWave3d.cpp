@@ -1,4 +1,5 @@
-//===- BenchWave3d.cpp - 3-D wave equation benchmarks ------------*- C++ -*-===//
+//===- BenchWave3d.cpp - 3-D wave equation benchmarks ------------*- C++
+//-*-===//
 //
 // This file implements the wave3d kernel of stencil-bench
 // (examples/wave3d.mlir, the paper's Section 4.1): one time step on an
@@ -13,10 +14,12 @@
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "wave3d_gather_compact.h"
 #include "wave3d_gather_exact.h"
+#include "wave3d_gather_guarded.h"
 #include "wave3d_gather_noreset.h"
+#include "wave3d_gather_planes.h"
 #include "wave3d_gather_unfused.h"
-#include "wave3d_scatter_serial.h"
 #include "wave3d_scatter_atomic.h"
+#include "wave3d_scatter_serial.h"
 
 using namespace stencil::bench;
 
@@ -62,14 +65,20 @@ public:
       return _mlir_ciface_wave3d_adj_gather_compact(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);
     case Variant::GatherExact:
-      return _mlir_ciface_wave3d_adj_gather_exact(&du, &du_1, &du_2, &dc, kD,
-                                                  n, &db, &db_1, &db_2);
+      return _mlir_ciface_wave3d_adj_gather_exact(&du, &du_1, &du_2, &dc, kD, n,
+                                                  &db, &db_1, &db_2);
     case Variant::GatherUnfused:
       return _mlir_ciface_wave3d_adj_gather_unfused(&du, &du_1, &du_2, &dc, kD,
-                                                  n, &db, &db_1, &db_2);
+                                                    n, &db, &db_1, &db_2);
     case Variant::GatherNoReset:
       return _mlir_ciface_wave3d_adj_gather_noreset(&du, &du_1, &du_2, &dc, kD,
-                                                  n, &db, &db_1, &db_2);
+                                                    n, &db, &db_1, &db_2);
+    case Variant::GatherPlanes:
+      return _mlir_ciface_wave3d_adj_gather_planes(&du, &du_1, &du_2, &dc, kD,
+                                                   n, &db, &db_1, &db_2);
+    case Variant::GatherGuarded:
+      return _mlir_ciface_wave3d_adj_gather_guarded(&du, &du_1, &du_2, &dc, kD,
+                                                    n, &db, &db_1, &db_2);
     case Variant::ScatterSerial:
       return _mlir_ciface_wave3d_adj_scatter_serial(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);
@@ -95,7 +104,7 @@ private:
   /// The arrays of the Halide peer, with its own output and shadows.
   halide::Wave3dArrays peerArrays(const Array &out, const Array &out_1b,
                                   const Array &out_2b) const {
-    return {n,        kD,       out.data(), u_1.data(),    u_2.data(),
+    return {n,        kD,         out.data(),    u_1.data(),   u_2.data(),
             c.data(), u_b.data(), out_1b.data(), out_2b.data()};
   }
 

@@ -1,4 +1,5 @@
-//===- HalideDisabled.cpp - stencil-bench without Halide ---------*- C++ -*-===//
+//===- HalideDisabled.cpp - stencil-bench without Halide ---------*- C++
+//-*-===//
 //
 // This file implements HalidePeers.h when stencil-bench is built without
 // Halide (STENCIL_BENCH_HALIDE=OFF, or libhalide14-0-dev not installed):
@@ -23,12 +24,27 @@ namespace {
 } // namespace
 
 bool stencil::bench::halide::available() { return false; }
-void stencil::bench::halide::setThreads(int) {}
-void stencil::bench::halide::wave3dPrimal(const Wave3dArrays &) { unavailable(); }
-void stencil::bench::halide::wave3dAdjoint(const Wave3dArrays &) { unavailable(); }
-void stencil::bench::halide::burgers1dPrimal(const Burgers1dArrays &) { unavailable(); }
-void stencil::bench::halide::burgers1dAdjoint(const Burgers1dArrays &) { unavailable(); }
-void stencil::bench::halide::paper1dPrimal(const Paper1dArrays &) { unavailable(); }
-void stencil::bench::halide::paper1dAdjoint(const Paper1dArrays &) { unavailable(); }
-void stencil::bench::halide::dense27Primal(const Dense27Arrays &) { unavailable(); }
-void stencil::bench::halide::dense27Adjoint(const Dense27Arrays &) { unavailable(); }
+void stencil::bench::halide::wave3dPrimal(const Wave3dArrays &) {
+  unavailable();
+}
+void stencil::bench::halide::wave3dAdjoint(const Wave3dArrays &) {
+  unavailable();
+}
+void stencil::bench::halide::burgers1dPrimal(const Burgers1dArrays &) {
+  unavailable();
+}
+void stencil::bench::halide::burgers1dAdjoint(const Burgers1dArrays &) {
+  unavailable();
+}
+void stencil::bench::halide::paper1dPrimal(const Paper1dArrays &) {
+  unavailable();
+}
+void stencil::bench::halide::paper1dAdjoint(const Paper1dArrays &) {
+  unavailable();
+}
+void stencil::bench::halide::dense27Primal(const Dense27Arrays &) {
+  unavailable();
+}
+void stencil::bench::halide::dense27Adjoint(const Dense27Arrays &) {
+  unavailable();
+}

@@ -1,4 +1,5 @@
-//===- HalidePeers.cpp - Halide 14 versions of the bench kernels -*- C++ -*-===//
+//===- HalidePeers.cpp - Halide 14 versions of the bench kernels -*- C++
+//-*-===//
 //
 // This file implements HalidePeers.h with Halide 14 (Debian's
 // libhalide14-0-dev). Each kernel is one pure Halide definition over
@@ -19,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HalidePeers.h"
+#include "BenchSupport.h"
 
 #include "Halide.h"
 
@@ -54,8 +56,8 @@ Func boundedAdjoint(const ImageParam &adjoint, const Region &domain) {
 }
 
 /// `shadow + d(input)`: the gradient added to the input's shadow, in place.
-Func accumulate(const ImageParam &shadow, const Derivative &d, const Func &input,
-                const std::vector<Var> &vars) {
+Func accumulate(const ImageParam &shadow, const Derivative &d,
+                const Func &input, const std::vector<Var> &vars) {
   Func gradient = d(input);
   if (gradient.num_update_definitions() != 0) {
     // Halide kept a scatter: the schedule below would not be the one we
@@ -112,28 +114,22 @@ void realize(Pipeline &p, Buffer<double> first, Rest... rest) {
   p.realize(Pipeline::RealizationArg(first, rest...));
 }
 
+/// Halide's parallel loops on OpenMP (BenchSupport.h): the same threads
+/// and thread count as our kernels, instead of Halide's own pool.
+int parallelFor(JITUserContext *context,
+                int (*task)(JITUserContext *, int, uint8_t *), int min,
+                int extent, uint8_t *closure) {
+  return bench_parallel_for(
+      context, reinterpret_cast<int (*)(void *, int, uint8_t *)>(task), min,
+      extent, closure);
+}
+
 Pipeline compile(std::vector<Func> outputs) {
   Pipeline p(outputs);
+  p.jit_handlers().custom_do_par_for = parallelFor;
   p.compile_jit(hostTarget());
   return p;
 }
-
-//===----------------------------------------------------------------------===//
-// Thread pool
-//===----------------------------------------------------------------------===//
-
-/// A pipeline that calls the JIT runtime's halide_set_num_threads: the
-/// runtime's symbols are not exported by libHalide.
-struct ThreadControl {
-  Param<int> threads{"threads"};
-  Pipeline set;
-  ThreadControl() {
-    Func f("set_threads");
-    f() = Internal::Call::make(Int(32), "halide_set_num_threads", {threads},
-                               Internal::Call::Extern);
-    set = compile({f});
-  }
-};
 
 //===----------------------------------------------------------------------===//
 // wave3d
@@ -240,8 +236,8 @@ struct Paper1d {
     std::vector<Var> v = {x};
     Func f = wrap(u, v);
     Func r("r");
-    r(x) = c(x) * (Expr(2.0) * f(x - 1) - Expr(3.0) * f(x) +
-                   Expr(4.0) * f(x + 1));
+    r(x) =
+        c(x) * (Expr(2.0) * f(x - 1) - Expr(3.0) * f(x) + Expr(4.0) * f(x + 1));
     schedule(r, 1, Output::Store);
     primal = compile({r});
 
@@ -317,13 +313,6 @@ template <typename T> T &pipelines() {
 //===----------------------------------------------------------------------===//
 
 bool stencil::bench::halide::available() { return true; }
-
-void stencil::bench::halide::setThreads(int threads) {
-  ThreadControl &control = pipelines<ThreadControl>();
-  control.threads.set(threads);
-  Buffer<int> previous = Buffer<int>::make_scalar();
-  control.set.realize(previous);
-}
 
 void stencil::bench::halide::wave3dPrimal(const Wave3dArrays &a) {
   Wave3d &p = pipelines<Wave3d>();

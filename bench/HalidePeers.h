@@ -1,11 +1,14 @@
-//===- HalidePeers.h - Halide 14 versions of the bench kernels ---*- C++ -*-===//
+//===- HalidePeers.h - Halide 14 versions of the bench kernels ---*- C++
+//-*-===//
 //
 // This file declares the Halide 14 peers of stencil-bench: each kernel of
 // the suite written as a Halide definition, its primal and its adjoint (from
 // Halide's `propagate_adjoints`), JIT-compiled once per process with a hand
 // schedule (parallel outermost loop, vectorized innermost loop, the
-// gradient inlined into the output). Nothing of Halide leaks into this
-// header: the drivers pass plain arrays.
+// gradient inlined into the output). Their parallel loops run on the
+// OpenMP threads of the kernels (bench_parallel_for), with the same thread
+// count. Nothing of Halide leaks into this header: the drivers pass plain
+// arrays.
 //
 // Semantics, the same as our adjoints with `reset-output-adjoints=false`
 // (variant gather_noreset): the gradient is *added* to the input shadows
@@ -26,10 +29,6 @@ namespace stencil::bench::halide {
 
 /// True when stencil-bench was built with Halide.
 bool available();
-
-/// Sets the size of Halide's thread pool (the peers of a kernel run with
-/// the same thread count as our variants).
-void setThreads(int threads);
 
 /// examples/wave3d.mlir: n^3 arrays, x innermost.
 struct Wave3dArrays {

@@ -14,7 +14,8 @@ KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27"]
 BENCH_KERNELS = ["wave3d", "wave3d_n128", "wave3d_n64", "burgers1d",
                  "paper1d", "dense27"]
 VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
-            "gather_unfused", "gather_noreset", "scatter_serial",
+            "gather_unfused", "gather_planes", "gather_guarded",
+            "gather_noreset", "scatter_serial",
             "scatter_atomic", "halide_primal", "halide_adjoint"]
 VARIANT_LABELS = {
     "primal": "primal (ours)",
@@ -22,6 +23,8 @@ VARIANT_LABELS = {
     "gather_compact": "gather adjoint, compact",
     "gather_exact": "gather adjoint, exact",
     "gather_unfused": "gather, reset a separate sweep",
+    "gather_planes": "gather, reset by planes",
+    "gather_guarded": "gather, guarded slabs",
     "gather_noreset": "gather, no reset",
     "scatter_serial": "scatter adjoint, serial",
     "scatter_atomic": "scatter adjoint, atomic",

@@ -1,4 +1,5 @@
-//===- GatherPlan.cpp - The nests of a scatter domain's gather form -*- C++ -*-===//
+//===- GatherPlan.cpp - The nests of a scatter domain's gather form -*- C++
+//-*-===//
 //
 // This file implements the plan of the gather form (GatherPlan.h): the
 // compact peeling and PerforAD's exact split, as lists of nests computed
@@ -114,8 +115,8 @@ void planExactBoxes(const OffsetTable &t, unsigned rank,
     for (auto [s, offset] : llvm::enumerate(t.offsets)) {
       bool valid = true;
       for (unsigned k = 0; k < rank && valid; ++k) {
-        unsigned pos = llvm::find(t.distinct[k], offset[k]) -
-                       t.distinct[k].begin();
+        unsigned pos =
+            llvm::find(t.distinct[k], offset[k]) - t.distinct[k].begin();
         valid = index[k] >= pos && index[k] < pos + t.distinct[k].size();
       }
       if (valid)
@@ -143,8 +144,7 @@ void planExactBoxes(const OffsetTable &t, unsigned rank,
 } // namespace
 
 GatherPlan mlir::stencil::planGather(ArrayRef<SmallVector<int64_t>> offsets,
-                                     unsigned rank,
-                                     BoundaryStrategy strategy) {
+                                     unsigned rank, BoundaryStrategy strategy) {
   OffsetTable table(offsets, rank);
   GatherPlan plan;
   plan.rank = rank;
@@ -154,8 +154,8 @@ GatherPlan mlir::stencil::planGather(ArrayRef<SmallVector<int64_t>> offsets,
       if (table.peeled(k))
         plan.sizeConditions.push_back({k, table.max(k) - table.min(k)});
   if (plan.sizeConditions.empty()) {
-    planCompact(table, rank, GatherNest::Kind::Core,
-                GatherNest::Kind::Boundary, plan.nests);
+    planCompact(table, rank, GatherNest::Kind::Core, GatherNest::Kind::Boundary,
+                plan.nests);
     return plan;
   }
   planExactBoxes(table, rank, plan.nests);
@@ -166,11 +166,15 @@ GatherPlan mlir::stencil::planGather(ArrayRef<SmallVector<int64_t>> offsets,
 
 bool mlir::stencil::planFusedReset(GatherPlan &plan,
                                    ArrayRef<SmallVector<int64_t>> offsets,
-                                   int64_t block) {
+                                   int64_t block, bool rows) {
   if (!plan.sizeConditions.empty() || plan.rank == 0)
     return false;
   OffsetTable table(offsets, plan.rank);
-  FusedReset reset{block, table.min(0), table.max(0)};
+  FusedReset reset{block, table.min(0), table.max(0), std::nullopt};
+  if (rows && plan.rank >= 2)
+    for (const SmallVector<int64_t> &o : offsets)
+      if (o[0] == reset.maxOffset)
+        reset.rowOffset = std::max(reset.rowOffset.value_or(o[1]), o[1]);
   // A 1-D block is a run of points: long enough to vectorize and to
   // amortize the block's scheduling. Otherwise a block is a run of planes
   // or rows, and blocks must be many enough to balance the threads.
@@ -206,12 +210,12 @@ static llvm::json::Array toJSON(ArrayRef<GatherNest> nests) {
     StringRef kind = nest.kind == GatherNest::Kind::Core       ? "core"
                      : nest.kind == GatherNest::Kind::Boundary ? "boundary"
                                                                : "fallback";
-    out.push_back(llvm::json::Object{
-        {"kind", kind},
-        {"depth", nest.depth},
-        {"ranges", std::move(ranges)},
-        {"statements", llvm::json::Array(nest.statements)},
-        {"first_guarded", nest.firstGuarded}});
+    out.push_back(
+        llvm::json::Object{{"kind", kind},
+                           {"depth", nest.depth},
+                           {"ranges", std::move(ranges)},
+                           {"statements", llvm::json::Array(nest.statements)},
+                           {"first_guarded", nest.firstGuarded}});
   }
   return out;
 }
@@ -222,19 +226,23 @@ void GatherPlan::printJSON(raw_ostream &os) const {
     conditions.push_back(llvm::json::Object{{"dim", k}, {"min_extent", span}});
   llvm::json::Object plan{
       {"rank", rank},
-      {"boundary",
-       strategy == BoundaryStrategy::Exact ? "exact" : "compact"},
+      {"boundary", strategy == BoundaryStrategy::Exact ? "exact" : "compact"},
       {"core", count(GatherNest::Kind::Core)},
       {"boundary_nests", count(GatherNest::Kind::Boundary)},
       {"fallback_nests", count(GatherNest::Kind::Fallback)},
       {"size_conditions", std::move(conditions)},
       {"nests", toJSON(nests)},
       {"fallback", toJSON(fallback)},
-      {"reset", reset ? llvm::json::Value(llvm::json::Object{
-                            {"block", reset->block},
-                            {"min_offset", reset->minOffset},
-                            {"max_offset", reset->maxOffset}})
-                      : llvm::json::Value(nullptr)}};
+      {"split_slabs", splitSlabs},
+      {"reset",
+       reset ? llvm::json::Value(llvm::json::Object{
+                   {"block", reset->block},
+                   {"min_offset", reset->minOffset},
+                   {"max_offset", reset->maxOffset},
+                   {"row_offset", reset->rowOffset
+                                      ? llvm::json::Value(*reset->rowOffset)
+                                      : llvm::json::Value(nullptr)}})
+             : llvm::json::Value(nullptr)}};
   os << llvm::json::Value(std::move(plan));
 }
 

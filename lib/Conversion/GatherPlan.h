@@ -1,4 +1,5 @@
-//===- GatherPlan.h - The nests of a scatter domain's gather form -*- C++ -*-===//
+//===- GatherPlan.h - The nests of a scatter domain's gather form -*- C++
+//-*-===//
 //
 // This file declares the plan of --stencil-scatter-to-gather: from the
 // iteration offsets of a domain's writes alone, the list of loop nests of
@@ -60,9 +61,19 @@ struct GatherNest {
 /// reset, unless some of those lie in an earlier block (the first `lag()`
 /// iterations of each block). Those planes, and the last `lag()` planes of
 /// the domain (read by the upper slab), are reset in a second sweep.
+///
+/// With `rowOffset` (rank >= 2), plane q - maxOffset is reset row by row
+/// while plane q runs: row r of it is last read by iteration
+/// (r + maxOffset, r + rowOffset) of dimensions 0 and 1, the latest reader
+/// in iteration order, so it is reset right after core row r + rowOffset,
+/// while it is still in cache. The rows no core row covers (those of the
+/// slabs of dimension 1) are reset after the plane.
 struct FusedReset {
   int64_t block;
   int64_t minOffset, maxOffset;
+  /// The largest offset in dimension 1 among the writes at `maxOffset` in
+  /// dimension 0; unset: whole planes are reset.
+  std::optional<int64_t> rowOffset;
   int64_t lag() const { return maxOffset - minOffset; }
 };
 
@@ -81,6 +92,11 @@ struct GatherPlan {
   SmallVector<GatherNest> fallback;
   /// Set when the reset that follows the domain is fused into its sweep.
   std::optional<FusedReset> reset;
+  /// Guarded nests of two or more dimensions run as one loop over their
+  /// outer dimension holding one unguarded nest per statement, clipped to
+  /// where it is valid, instead of guarding each statement at each point
+  /// (which vectorizes into masked loads and stores).
+  bool splitSlabs = true;
 
   /// Counts the nests of each kind.
   unsigned count(GatherNest::Kind kind) const;
@@ -95,10 +111,11 @@ GatherPlan planGather(ArrayRef<SmallVector<int64_t>> offsets, unsigned rank,
 
 /// Fuses the reset that follows the domain into `plan`'s core sweep, with
 /// blocks of `block` iterations of dimension 0 (0: a default for the rank;
-/// at least 4 times the lag). Only a compact plan can fuse it; returns
+/// at least 4 times the lag), resetting rows instead of planes when `rows`
+/// and the rank is at least 2. Only a compact plan can fuse it; returns
 /// false for an exact one.
 bool planFusedReset(GatherPlan &plan, ArrayRef<SmallVector<int64_t>> offsets,
-                    int64_t block);
+                    int64_t block, bool rows);
 
 /// The number of nests of the compact form: a core plus two slabs per
 /// dimension whose statements have more than one offset.

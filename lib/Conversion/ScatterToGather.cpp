@@ -57,8 +57,8 @@ public:
   /// Emits the nests of `plan` at the builder's insertion point. With a
   /// fused reset in the plan, they also store `resetValue` into
   /// `resetArray` over the domain.
-  void emit(OpBuilder &builder, const GatherPlan &plan,
-            Value resetArray = {}, TypedAttr resetValue = {});
+  void emit(OpBuilder &builder, const GatherPlan &plan, Value resetArray = {},
+            TypedAttr resetValue = {});
 
 private:
   /// The compact nests of a plan, by role.
@@ -91,6 +91,16 @@ private:
   void emitNest(OpBuilder &builder, const NestBounds &box,
                 ArrayRef<unsigned> subset, unsigned firstGuarded,
                 ValueRange prefix = {}, bool parallel = true);
+  /// A guarded nest of two or more dimensions as one loop over its outer
+  /// dimension and, inside it, one unguarded nest per statement over the
+  /// rest of `box` clipped to where the statement is valid (`split-slabs`).
+  void emitSplitNest(OpBuilder &builder, const NestBounds &box,
+                     ArrayRef<unsigned> subset, unsigned firstGuarded,
+                     ValueRange prefix, bool parallel);
+  /// `box` (dimensions firstDim..) intersected in dimensions >= firstGuarded
+  /// with statement `s`'s valid output points.
+  NestBounds clipToValid(const NestBounds &box, unsigned s, unsigned firstDim,
+                         unsigned firstGuarded) const;
   /// Emits dimensions `k..rank-1` of the compact form at fixed coordinates
   /// `prefix` of the dimensions before `k`, which lie in their cores: the
   /// lower slab of dimension `k`, its core (recursing into `k+1`) and the
@@ -117,6 +127,18 @@ private:
   /// Stores the reset value into plane `p` of dimension 0 of the reset
   /// array, over the domain in the other dimensions.
   void emitResetPlane(OpBuilder &builder, Value p);
+  /// Stores the reset value at the fixed leading coordinates `fixed` of the
+  /// reset array, over `rest` in the dimensions after them.
+  void emitResetNest(OpBuilder &builder, ValueRange fixed,
+                     const NestBounds &rest);
+  /// The domain's bounds in dimensions `from` .. rank-1.
+  NestBounds getTrailingBounds(unsigned from) const;
+  /// With row resets: resets row `j - rowOffset` of plane `rowResetPlane`
+  /// after core row `j` of dimension 1.
+  void emitResetRowBehind(OpBuilder &builder, Value j);
+  /// With row resets: the rows of plane `p` that no core row of dimension 1
+  /// reset (below and above the core's rows shifted by -rowOffset).
+  void emitResetRowsLeft(OpBuilder &builder, Value p, const GatherNest &core);
   /// The body of an unguarded nest: all statements evaluated first, then one
   /// update per array.
   void emitFusedBody(OpBuilder &builder, ValueRange ivs,
@@ -130,7 +152,11 @@ private:
   unsigned rank;
   NestBounds bounds;
   std::optional<FusedReset> reset;
+  bool splitSlabs = false;
   Value resetArray;
+  /// Set while the rows of a blocked plane are emitted with row resets: the
+  /// plane behind, whose rows the core rows of dimension 1 reset.
+  Value rowResetPlane;
   /// The constant the reset stores, created once before the nests.
   Value resetValue;
   SmallVector<Statement> stmts;
@@ -140,8 +166,7 @@ private:
 } // namespace
 
 GatherEmitter::GatherEmitter(DomainOp domain)
-    : domain(domain), rank(domain.getRank()),
-      bounds(getDomainBounds(domain)) {
+    : domain(domain), rank(domain.getRank()), bounds(getDomainBounds(domain)) {
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
     auto access = dyn_cast<AccessOpInterface>(op);
     if (!access || !access.isWrite())
@@ -150,8 +175,8 @@ GatherEmitter::GatherEmitter(DomainOp domain)
     SmallVector<int64_t> offset = *getIterationOffset(access, rank);
     Value value = isa<StoreOp>(op) ? cast<StoreOp>(op).getValue()
                                    : cast<AccumulateOp>(op).getValue();
-    stmts.push_back({&op, access.getAccessedArray(), value, offset,
-                     isa<StoreOp>(op)});
+    stmts.push_back(
+        {&op, access.getAccessedArray(), value, offset, isa<StoreOp>(op)});
     slices.emplace_back();
     collectBodySlice(domain, value, slices.back());
   }
@@ -231,36 +256,127 @@ void GatherEmitter::emitFusedBody(OpBuilder &builder, ValueRange ivs,
 void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
                              ArrayRef<unsigned> subset, unsigned firstGuarded,
                              ValueRange prefix, bool parallel) {
+  if (firstGuarded < rank && box.getRank() > 1 && splitSlabs) {
+    emitSplitNest(builder, box, subset, firstGuarded, prefix, parallel);
+    return;
+  }
   Location loc = domain.getLoc();
   unsigned numSymbols = bounds.operands.size();
   MLIRContext *ctx = builder.getContext();
+  buildLoopNest(builder, loc, box, parallel,
+                [&](OpBuilder &b, Location loc, ValueRange inner) {
+                  SmallVector<Value> ivs(prefix.begin(), prefix.end());
+                  llvm::append_range(ivs, inner);
+                  if (firstGuarded == rank) {
+                    emitFusedBody(b, ivs, subset);
+                    return;
+                  }
+                  SmallVector<Value> operands(ivs.begin(), ivs.end());
+                  llvm::append_range(operands, bounds.operands);
+                  for (unsigned s : subset) {
+                    // valid_s(q): lower_k + o_k <= q_k < upper_k + o_k, k >=
+                    // first.
+                    SmallVector<AffineExpr> constraints;
+                    for (unsigned k = firstGuarded; k < rank; ++k) {
+                      AffineExpr q = getAffineDimExpr(k, ctx);
+                      constraints.push_back(q - validLower(s, k));
+                      constraints.push_back(validUpper(s, k) - q - 1);
+                    }
+                    IntegerSet set = IntegerSet::get(
+                        rank, numSymbols, constraints,
+                        SmallVector<bool>(constraints.size(), false));
+                    auto guard =
+                        affine::AffineIfOp::create(b, loc, set, operands,
+                                                   /*withElseRegion=*/false);
+                    OpBuilder::InsertionGuard insertion(b);
+                    b.setInsertionPointToStart(guard.getThenBlock());
+                    emitFusedBody(b, ivs, {s});
+                  }
+                });
+}
+
+/// `map`'s results (a max for a lower bound, a min for an upper one) with
+/// `expr` added; a result that differs from another by a constant is
+/// dropped when it can never be the bound.
+static AffineMap addBound(AffineMap map, AffineExpr expr, bool lower) {
+  SmallVector<AffineExpr> exprs;
+  bool keepNew = true;
+  for (AffineExpr r : map.getResults()) {
+    auto diff = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(
+        expr - r, map.getNumDims(), map.getNumSymbols()));
+    if (!diff) {
+      exprs.push_back(r);
+      continue;
+    }
+    // lower: the larger wins; upper: the smaller.
+    bool newWins = lower ? diff.getValue() > 0 : diff.getValue() < 0;
+    if (!newWins)
+      exprs.push_back(r);
+    keepNew &= newWins;
+  }
+  if (keepNew)
+    exprs.push_back(expr);
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), exprs,
+                        map.getContext());
+}
+
+NestBounds GatherEmitter::clipToValid(const NestBounds &box, unsigned s,
+                                      unsigned firstDim,
+                                      unsigned firstGuarded) const {
+  NestBounds clipped = box;
+  for (unsigned i = 0; i < box.getRank(); ++i) {
+    unsigned k = firstDim + i;
+    if (k < firstGuarded)
+      continue;
+    clipped.lower[i] = addBound(box.lower[i], validLower(s, k), true);
+    clipped.upper[i] = addBound(box.upper[i], validUpper(s, k), false);
+  }
+  return clipped;
+}
+
+void GatherEmitter::emitSplitNest(OpBuilder &builder, const NestBounds &box,
+                                  ArrayRef<unsigned> subset,
+                                  unsigned firstGuarded, ValueRange prefix,
+                                  bool parallel) {
+  // The outer dimension stays one loop (parallel or not); inside it each
+  // statement runs over the rest of the box clipped to where it is valid:
+  // unguarded loops that vectorize without masks. Each point receives the
+  // statements' updates in program order, as under guards.
+  Location loc = domain.getLoc();
+  MLIRContext *ctx = domain.getContext();
+  unsigned outer = prefix.size(), numSymbols = bounds.operands.size();
+  NestBounds outerBox, rest;
+  outerBox.operands = rest.operands = box.operands;
+  outerBox.lower = {box.lower.front()};
+  outerBox.upper = {box.upper.front()};
+  rest.lower.assign(box.lower.begin() + 1, box.lower.end());
+  rest.upper.assign(box.upper.begin() + 1, box.upper.end());
   buildLoopNest(
-      builder, loc, box, parallel,
-      [&](OpBuilder &b, Location loc, ValueRange inner) {
-        SmallVector<Value> ivs(prefix.begin(), prefix.end());
-        llvm::append_range(ivs, inner);
-        if (firstGuarded == rank) {
-          emitFusedBody(b, ivs, subset);
-          return;
-        }
-        SmallVector<Value> operands(ivs.begin(), ivs.end());
-        llvm::append_range(operands, bounds.operands);
+      builder, loc, outerBox, parallel,
+      [&](OpBuilder &b, Location loc, ValueRange q) {
+        SmallVector<Value> head(prefix.begin(), prefix.end());
+        head.push_back(q.front());
         for (unsigned s : subset) {
-          // valid_s(q): lower_k + o_k <= q_k < upper_k + o_k, k >= first.
-          SmallVector<AffineExpr> constraints;
-          for (unsigned k = firstGuarded; k < rank; ++k) {
-            AffineExpr q = getAffineDimExpr(k, ctx);
-            constraints.push_back(q - validLower(s, k));
-            constraints.push_back(validUpper(s, k) - q - 1);
-          }
-          IntegerSet set = IntegerSet::get(
-              rank, numSymbols, constraints,
-              SmallVector<bool>(constraints.size(), false));
-          auto guard = affine::AffineIfOp::create(b, loc, set, operands,
-                                                  /*withElseRegion=*/false);
           OpBuilder::InsertionGuard insertion(b);
-          b.setInsertionPointToStart(guard.getThenBlock());
-          emitFusedBody(b, ivs, {s});
+          if (outer >= firstGuarded) {
+            AffineExpr d0 = getAffineDimExpr(0, ctx);
+            SmallVector<AffineExpr> constraints{d0 - validLower(s, outer),
+                                                validUpper(s, outer) - d0 - 1};
+            SmallVector<Value> operands{q.front()};
+            llvm::append_range(operands, bounds.operands);
+            auto guard = affine::AffineIfOp::create(
+                b, loc,
+                IntegerSet::get(1, numSymbols, constraints, {false, false}),
+                operands, /*withElseRegion=*/false);
+            b.setInsertionPointToStart(guard.getThenBlock());
+          }
+          buildLoopNest(b, loc, clipToValid(rest, s, outer + 1, firstGuarded),
+                        /*parallel=*/false,
+                        [&](OpBuilder &b2, Location, ValueRange inner) {
+                          SmallVector<Value> ivs(head);
+                          llvm::append_range(ivs, inner);
+                          emitFusedBody(b2, ivs, {s});
+                        });
         }
       });
 }
@@ -308,6 +424,8 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
                   prefix.push_back(iv.front());
                   emitPeeled(b, k + 1, prefix, stillParallel, nests);
                   prefix.pop_back();
+                  if (k == 1 && rowResetPlane)
+                    emitResetRowBehind(b, iv.front());
                 });
   slab(nests.upper[k]);
 }
@@ -342,30 +460,66 @@ affine::AffineForOp GatherEmitter::buildBlockLoop(OpBuilder &builder,
   unsigned numSymbols = bounds.operands.size();
   SmallVector<Value> operands{block};
   llvm::append_range(operands, bounds.operands);
-  return affine::AffineForOp::create(
-      builder, domain.getLoc(), operands,
-      AffineMap::get(1, numSymbols, from, ctx), operands,
-      AffineMap::get(1, numSymbols, to, ctx));
+  return affine::AffineForOp::create(builder, domain.getLoc(), operands,
+                                     AffineMap::get(1, numSymbols, from, ctx),
+                                     operands,
+                                     AffineMap::get(1, numSymbols, to, ctx));
 }
 
-void GatherEmitter::emitResetPlane(OpBuilder &builder, Value p) {
-  Location loc = domain.getLoc();
-  NestBounds plane;
-  plane.operands = bounds.operands;
-  plane.lower.assign(bounds.lower.begin() + 1, bounds.lower.end());
-  plane.upper.assign(bounds.upper.begin() + 1, bounds.upper.end());
+NestBounds GatherEmitter::getTrailingBounds(unsigned from) const {
+  NestBounds rest;
+  rest.operands = bounds.operands;
+  rest.lower.assign(bounds.lower.begin() + from, bounds.lower.end());
+  rest.upper.assign(bounds.upper.begin() + from, bounds.upper.end());
+  return rest;
+}
+
+void GatherEmitter::emitResetNest(OpBuilder &builder, ValueRange fixed,
+                                  const NestBounds &rest) {
   MLIRContext *ctx = domain.getContext();
   auto store = [&](OpBuilder &b, Location loc, ValueRange inner) {
-    SmallVector<Value> ivs{p};
+    SmallVector<Value> ivs(fixed.begin(), fixed.end());
     llvm::append_range(ivs, inner);
     affine::AffineStoreOp::create(b, loc, resetValue, resetArray,
                                   AffineMap::getMultiDimIdentityMap(rank, ctx),
                                   ivs);
   };
-  if (rank == 1)
-    store(builder, loc, {});
+  if (rest.getRank() == 0)
+    store(builder, domain.getLoc(), {});
   else
-    buildLoopNest(builder, loc, plane, /*parallel=*/false, store);
+    buildLoopNest(builder, domain.getLoc(), rest, /*parallel=*/false, store);
+}
+
+void GatherEmitter::emitResetPlane(OpBuilder &builder, Value p) {
+  emitResetNest(builder, p, getTrailingBounds(1));
+}
+
+void GatherEmitter::emitResetRowBehind(OpBuilder &builder, Value j) {
+  MLIRContext *ctx = domain.getContext();
+  AffineMap behind =
+      AffineMap::get(1, 0, getAffineDimExpr(0, ctx) - *reset->rowOffset);
+  Value r = affine::AffineApplyOp::create(builder, domain.getLoc(), behind, j);
+  emitResetNest(builder, {rowResetPlane, r}, getTrailingBounds(2));
+}
+
+void GatherEmitter::emitResetRowsLeft(OpBuilder &builder, Value p,
+                                      const GatherNest &core) {
+  // The core rows [cl, cu) reset rows [cl - m, max(cl, cu) - m), which lie
+  // in the domain's [lower, upper) when the core is not empty; the rest are
+  // [lower, min(cl - m, upper)) and [max(cl, cu) - m, upper).
+  MLIRContext *ctx = domain.getContext();
+  unsigned numSymbols = bounds.operands.size();
+  NestBounds coreRows = getNestBounds(core, 1);
+  AffineExpr cl = coreRows.lowerExpr(0) - *reset->rowOffset;
+  AffineExpr cu = coreRows.upperExpr(0) - *reset->rowOffset;
+  auto map = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(0, numSymbols, exprs, ctx);
+  };
+  NestBounds below = getTrailingBounds(1), above = getTrailingBounds(1);
+  below.upper[0] = map({cl, bounds.upperExpr(1)});
+  above.lower[0] = map({cl, cu});
+  emitResetNest(builder, p, below);
+  emitResetNest(builder, p, above);
 }
 
 void GatherEmitter::emitBlockedCore(OpBuilder &builder,
@@ -374,32 +528,39 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
   MLIRContext *ctx = domain.getContext();
   AffineExpr start = blockStart(), end = coreEnd();
   int64_t lag = reset->lag(), size = reset->block;
-  buildLoopNest(
-      builder, domain.getLoc(), getBlockRange(), /*parallel=*/true,
-      [&](OpBuilder &b, Location loc, ValueRange block) {
-        auto run = [&](ArrayRef<AffineExpr> from, ArrayRef<AffineExpr> to,
-                       bool resetBehind) {
-          auto loop = buildBlockLoop(b, block.front(), from, to);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(loop.getBody()->getTerminator());
-          Value q = loop.getInductionVar();
-          prefix.push_back(q);
-          emitPeeled(b, 1, prefix, /*parallel=*/false, nests);
-          prefix.pop_back();
-          if (!resetBehind)
-            return;
-          // Every reader of plane q - max o ran in this block, up to q.
-          AffineMap behind = AffineMap::get(
-              1, 0, getAffineDimExpr(0, ctx) - reset->maxOffset);
-          Value p = affine::AffineApplyOp::create(b, loc, behind, q);
-          emitResetPlane(b, p);
-        };
-        // The first `lag` iterations (fewer than `size`): planes read also
-        // by the block before.
-        if (lag > 0)
-          run({start}, {start + lag, end}, false);
-        run({start + lag}, {start + size, end}, true);
-      });
+  buildLoopNest(builder, domain.getLoc(), getBlockRange(), /*parallel=*/true,
+                [&](OpBuilder &b, Location loc, ValueRange block) {
+                  auto run = [&](ArrayRef<AffineExpr> from,
+                                 ArrayRef<AffineExpr> to, bool resetBehind) {
+                    auto loop = buildBlockLoop(b, block.front(), from, to);
+                    OpBuilder::InsertionGuard guard(b);
+                    b.setInsertionPoint(loop.getBody()->getTerminator());
+                    Value q = loop.getInductionVar();
+                    // Every reader of plane q - max o runs in this block, up to
+                    // q.
+                    Value p;
+                    if (resetBehind) {
+                      AffineMap behind = AffineMap::get(
+                          1, 0, getAffineDimExpr(0, ctx) - reset->maxOffset);
+                      p = affine::AffineApplyOp::create(b, loc, behind, q);
+                    }
+                    bool rows = resetBehind && reset->rowOffset;
+                    rowResetPlane = rows ? p : Value();
+                    prefix.push_back(q);
+                    emitPeeled(b, 1, prefix, /*parallel=*/false, nests);
+                    prefix.pop_back();
+                    rowResetPlane = Value();
+                    if (rows)
+                      emitResetRowsLeft(b, p, *nests.core);
+                    else if (resetBehind)
+                      emitResetPlane(b, p);
+                  };
+                  // The first `lag` iterations (fewer than `size`): planes read
+                  // also by the block before.
+                  if (lag > 0)
+                    run({start}, {start + lag, end}, false);
+                  run({start + lag}, {start + size, end}, true);
+                });
 }
 
 void GatherEmitter::emitResetRemainder(OpBuilder &builder) {
@@ -412,8 +573,7 @@ void GatherEmitter::emitResetRemainder(OpBuilder &builder) {
   NestBounds tail;
   tail.operands = bounds.operands;
   tail.lower.push_back(AffineMap::get(
-      0, numSymbols,
-      {bounds.upperExpr(0) - lag, bounds.lowerExpr(0)}, ctx));
+      0, numSymbols, {bounds.upperExpr(0) - lag, bounds.lowerExpr(0)}, ctx));
   tail.upper.push_back(bounds.upper[0]);
   buildLoopNest(builder, loc, tail, /*parallel=*/true,
                 [&](OpBuilder &b, Location, ValueRange p) {
@@ -423,17 +583,15 @@ void GatherEmitter::emitResetRemainder(OpBuilder &builder) {
     return;
   // The planes behind each block's first `lag` iterations.
   AffineExpr start = blockStart(), end = coreEnd();
-  buildLoopNest(
-      builder, loc, getBlockRange(), /*parallel=*/true,
-      [&](OpBuilder &b, Location, ValueRange block) {
-        int64_t back = reset->maxOffset;
-        auto loop = buildBlockLoop(
-            b, block.front(), {start - back},
-            {start + lag - back, end - back});
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(loop.getBody()->getTerminator());
-        emitResetPlane(b, loop.getInductionVar());
-      });
+  buildLoopNest(builder, loc, getBlockRange(), /*parallel=*/true,
+                [&](OpBuilder &b, Location, ValueRange block) {
+                  int64_t back = reset->maxOffset;
+                  auto loop = buildBlockLoop(b, block.front(), {start - back},
+                                             {start + lag - back, end - back});
+                  OpBuilder::InsertionGuard guard(b);
+                  b.setInsertionPoint(loop.getBody()->getTerminator());
+                  emitResetPlane(b, loop.getInductionVar());
+                });
 }
 
 void GatherEmitter::emitCompact(OpBuilder &builder,
@@ -479,6 +637,7 @@ uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
 void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
                          Value resetArray, TypedAttr resetValue) {
   reset = plan.reset;
+  splitSlabs = plan.splitSlabs;
   this->resetArray = resetArray;
   if (reset)
     this->resetValue =
@@ -497,17 +656,15 @@ static DomainOp splitResults(RewriterBase &rewriter, DomainOp domain) {
     return domain;
   rewriter.setInsertionPoint(domain);
   auto reduction = cast<DomainOp>(rewriter.clone(*domain));
-  for (Operation &op :
-       llvm::make_early_inc_range(*reduction.getBodyBlock())) {
+  for (Operation &op : llvm::make_early_inc_range(*reduction.getBodyBlock())) {
     auto access = dyn_cast<AccessOpInterface>(&op);
     if (access && access.isWrite())
       rewriter.eraseOp(&op);
   }
   rewriter.replaceAllUsesWith(domain.getResults(), reduction.getResults());
-  auto writes = DomainOp::create(rewriter, domain.getLoc(),
-                                 domain.getLowerBounds(),
-                                 domain.getUpperBounds(),
-                                 domain.getBoundOperands());
+  auto writes =
+      DomainOp::create(rewriter, domain.getLoc(), domain.getLowerBounds(),
+                       domain.getUpperBounds(), domain.getBoundOperands());
   rewriter.eraseOp(writes.getYield());
   rewriter.inlineRegionBefore(domain.getBody(), writes.getBody(),
                               writes.getBody().end());
@@ -601,9 +758,8 @@ struct StencilScatterToGatherPass
         return BoundaryStrategy::Exact;
       InFlightDiagnostic remark = domain.emitRemark();
       if (boxes > maxExactNests)
-        remark << "boundary=exact would split this domain into up to "
-               << boxes << " boxes, more than max-exact-nests="
-               << maxExactNests;
+        remark << "boundary=exact would split this domain into up to " << boxes
+               << " boxes, more than max-exact-nests=" << maxExactNests;
       else
         remark << "boundary=exact would clone about " << ops
                << " body ops, more than max-gather-ops=" << maxGatherOps;
@@ -613,8 +769,8 @@ struct StencilScatterToGatherPass
     if (ops <= maxGatherOps)
       return BoundaryStrategy::Compact;
     domain.emitOpError()
-        << "has a gather form that would clone about " << ops
-        << " body ops (" << compactNests
+        << "has a gather form that would clone about " << ops << " body ops ("
+        << compactNests
         << " nests, each recomputing every shifted statement), more than "
            "max-gather-ops="
         << maxGatherOps
@@ -627,9 +783,8 @@ struct StencilScatterToGatherPass
   /// The `report-nests` remarks: the counts in words, and the whole plan as
   /// JSON for tools (bench/run.py).
   static void reportPlan(DomainOp domain, const GatherPlan &plan) {
-    domain.emitRemark() << "gather form: "
-                        << plan.count(GatherNest::Kind::Core) << " core, "
-                        << plan.count(GatherNest::Kind::Boundary)
+    domain.emitRemark() << "gather form: " << plan.count(GatherNest::Kind::Core)
+                        << " core, " << plan.count(GatherNest::Kind::Boundary)
                         << " boundary and "
                         << plan.count(GatherNest::Kind::Fallback)
                         << " fallback nests";
@@ -657,10 +812,12 @@ struct StencilScatterToGatherPass
         return signalPassFailure();
       GatherPlan plan =
           planGather(emitter.getOffsets(), writes.getRank(), *strategy);
+      plan.splitSlabs = splitSlabs;
       std::optional<FusableReset> reset;
       if (fuseReset)
         reset = matchFusableReset(writes);
-      if (reset && !planFusedReset(plan, emitter.getOffsets(), resetBlock))
+      if (reset &&
+          !planFusedReset(plan, emitter.getOffsets(), resetBlock, resetRows))
         reset.reset();
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
       if (reset)

@@ -33,6 +33,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.maxGatherOps = options.maxGatherOps;
     toGather.fuseReset = options.fuseReset;
     toGather.resetBlock = options.resetBlock;
+    toGather.resetRows = options.resetRows;
+    toGather.splitSlabs = options.splitSlabs;
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
   pm.addPass(createConvertStencilToAffinePass(toAffine));

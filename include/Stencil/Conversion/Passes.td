@@ -49,10 +49,14 @@ def ConvertStencilToAffinePass
     every iteration that reads it (`q - max o_0 + o_0` for every offset) has
     run in the same block. The `max o_0 - min o_0` planes at the start of
     each block and the last ones of the domain, read across blocks or by
-    the upper slab, are reset by a second parallel sweep afterwards. Each
-    point is still written by one iteration, so results stay independent of
-    the number of threads; no memory is added. `boundary=exact` keeps the
-    separate sweep.
+    the upper slab, are reset by a second parallel sweep afterwards. In 2-D
+    and up, with `reset-rows` (default), that plane is reset row by row
+    while plane `q` runs: row `r` right after core row `r + m_1` of plane
+    `q`, its last reader (`m_1`: the largest dimension-1 offset among the
+    writes at `max o_0`), while the row is still in cache; the rows of the
+    dimension-1 slabs after the plane. Each point is still written by one
+    iteration, so results stay independent of the number of threads; no
+    memory is added. `boundary=exact` keeps the separate sweep.
 
     #### Input invariant
     - Every bound operand of a domain is a valid affine symbol where the
@@ -138,10 +142,14 @@ def StencilScatterToGatherPass
     every iteration that reads it (`q - max o_0 + o_0` for every offset) has
     run in the same block. The `max o_0 - min o_0` planes at the start of
     each block and the last ones of the domain, read across blocks or by
-    the upper slab, are reset by a second parallel sweep afterwards. Each
-    point is still written by one iteration, so results stay independent of
-    the number of threads; no memory is added. `boundary=exact` keeps the
-    separate sweep.
+    the upper slab, are reset by a second parallel sweep afterwards. In 2-D
+    and up, with `reset-rows` (default), that plane is reset row by row
+    while plane `q` runs: row `r` right after core row `r + m_1` of plane
+    `q`, its last reader (`m_1`: the largest dimension-1 offset among the
+    writes at `max o_0`), while the row is still in cache; the rows of the
+    dimension-1 slabs after the plane. Each point is still written by one
+    iteration, so results stay independent of the number of threads; no
+    memory is added. `boundary=exact` keeps the separate sweep.
 
     #### Input invariant
     - Bound operands are valid affine symbols where the domain stands.
@@ -179,6 +187,13 @@ def StencilScatterToGatherPass
     Option<"resetBlock", "reset-block", "int64_t", "0",
            "Iterations of dimension 0 per block of the fused reset "
            "(0: 8192 for rank 1, 16 otherwise)">,
+    Option<"splitSlabs", "split-slabs", "bool", "true",
+           "Run each guarded slab of two or more dimensions as one unguarded "
+           "nest per statement, clipped to where it is valid, instead of "
+           "guarding every statement at every point">,
+    Option<"resetRows", "reset-rows", "bool", "true",
+           "In 2-D and up, the fused reset zeroes each row right after its "
+           "last reader instead of whole planes after the next plane">,
   ];
 }
 

@@ -47,6 +47,16 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Iterations of dimension 0 per block of the fused "
                      "reset (0: a default for the rank)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> splitSlabs{
+      *this, "split-slabs",
+      llvm::cl::desc("Run guarded slabs of two or more dimensions as one "
+                     "unguarded nest per statement (no masked vector code)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> resetRows{
+      *this, "reset-rows",
+      llvm::cl::desc("In 2-D and up, reset each row of the output adjoint "
+                     "right after its last reader, not whole planes"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Allow FMA contraction (changes results in the last "

@@ -1,6 +1,7 @@
 // Core and boundary bounds of the gather adjoints of the paper's wave and
 // Burgers examples.
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --stencil-scatter-to-gather=fuse-reset=0 --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=WAVE
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--stencil-scatter-to-gather=fuse-reset=0 split-slabs=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=WAVE
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --stencil-scatter-to-gather=fuse-reset=0 --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=SPLIT
 // RUN: stencil-opt %stencil_src/examples/burgers1d.mlir --stencil-adjoint --stencil-scatter-to-gather=boundary=exact --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=BURGERS
 
 // Wave, domain [1, n-1)^3, offsets {-1, 0, 1} per dimension: written points
@@ -29,6 +30,27 @@
 // WAVE: affine.parallel (%{{.*}}) = (max(symbol(%[[N]]) - 2, 2)) to (symbol(%[[N]])) {
 // WAVE: stencil.domain
 // WAVE: stencil.store
+
+// split-slabs (the default): a slab of two or more dimensions guards only
+// its outer coordinate; each statement then runs over the rest clipped to
+// where it is valid. In the lower i-slab (i < 2), the statement at offset
+// (0, 0, -1) writes u_1_b[i][j][k] for i, j in [1, n-1) and k in [2, n), the
+// one at offset (0, 0, 1) for k in [0, n-2): no guard inside.
+// SPLIT-LABEL: func.func @wave3d_adjoint
+// SPLIT-SAME: %[[N:arg5]]: index
+// SPLIT: affine.parallel (%[[I:.*]]) = (0) to (min(2, symbol(%[[N]]))) {
+// SPLIT-NEXT: affine.if affine_set<(d0)[s0] : (d0 - 1 >= 0, -d0 + s0 - 1 - 1 >= 0)>(%[[I]])[%[[N]]] {
+// SPLIT-NEXT: affine.for %[[J:.*]] = 1 to affine_map<()[s0] -> (s0 - 1)>()[%[[N]]] {
+// SPLIT-NEXT: affine.for %[[K:.*]] = 1 to affine_map<()[s0] -> (s0 - 1)>()[%[[N]]] {
+// SPLIT-NOT: affine.if
+// SPLIT: affine.store %{{.*}}[%[[I]], %[[J]], %[[K]]]
+// SPLIT: affine.for %{{.*}} = 2 to %[[N]] {
+// SPLIT-NOT: affine.if
+// SPLIT: affine.store
+// SPLIT: affine.for %{{.*}} = 0 to affine_map<()[s0] -> (s0 - 2)>()[%[[N]]] {
+// SPLIT-NOT: affine.if
+// SPLIT: affine.store
+// SPLIT: affine.parallel (%{{.*}}) = (2) to (symbol(%[[N]]) - 2) {
 
 // Burgers, domain [1, n-1), offsets {-1, 0, 1}: guarded by n - 2 >= 2, the
 // exact split writes u_1_b[0], u_1_b[1], the core [2, n-2), u_1_b[n-2] and

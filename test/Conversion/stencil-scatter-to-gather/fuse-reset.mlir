@@ -1,6 +1,7 @@
 // The reset of an output adjoint fused into the gather sweep (fuse-reset).
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests reset-block=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=reset-block=4" --canonicalize --cse --mlir-print-local-scope | FileCheck %s
+// RUN: stencil-opt %s "--stencil-scatter-to-gather=reset-block=4 reset-rows=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=PLANES
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=fuse-reset=0" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=boundary=exact" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 
@@ -10,7 +11,7 @@
 // 8): the first 2 iterations of a block only gather, the others also reset
 // rb[q - 1]; afterwards the last 2 points of the domain and the points
 // behind each block's first 2 iterations are reset.
-// PLAN: remark: gather plan: {{.*}}"reset":{"block":8,"max_offset":1,"min_offset":-1}
+// PLAN: remark: gather plan: {{.*}}"reset":{"block":8,"max_offset":1,"min_offset":-1,"row_offset":null}
 // CHECK-LABEL: func.func @paper1d
 // CHECK-SAME: %[[RB:arg1]]: memref<?xf64>, %[[UB:arg2]]: memref<?xf64>, %[[N:arg3]]: index
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
@@ -54,11 +55,28 @@ func.func @paper1d(%c: memref<?xf64>, %rb: memref<?xf64>,
 // 2-D: a reset plane is a row over the domain's second dimension. The
 // core of dimension 0 starts at 1 + 2, the lag is 4: resets start at the
 // block's fifth iteration.
+// PLAN: remark: gather plan: {{.*}}"reset":{"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
+// PLANES-LABEL: func.func @rows
+// PLANES-SAME: %[[RB:arg0]]: memref<?x?xf64>
+// PLANES: affine.for %[[Q:.*]] = affine_map<(d0) -> (d0 * 16 + 7)>
+// PLANES: affine.for %[[J:.*]] = 1 to affine_map<()[s0] -> (s0 - 1)>()
+// PLANES-NEXT: affine.store %{{.*}}, %[[RB]][%[[Q]] - 2, %[[J]]]
+// With row resets (the default), point (p, r) of rb is last read by
+// iteration (p + 2, r + 1) (the write at offset (2, 1)): the core row
+// j = 2 .. n-2 resets rb[q - 2, j - 1] right after its update, and the
+// rows no core row covers, [1, 1) and [n - 2, n - 1), follow the plane.
 // CHECK-LABEL: func.func @rows
-// CHECK-SAME: %[[RB:arg0]]: memref<?x?xf64>
+// CHECK-SAME: %[[RB:arg0]]: memref<?x?xf64>, %[[UB:arg1]]: memref<?x?xf64>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
 // CHECK: affine.for %[[Q:.*]] = affine_map<(d0) -> (d0 * 16 + 7)>
-// CHECK: affine.for %[[J:.*]] = 1 to affine_map<()[s0] -> (s0 - 1)>()
-// CHECK-NEXT: affine.store %{{.*}}, %[[RB]][%[[Q]] - 2, %[[J]]]
+// CHECK: affine.for %[[J:.*]] = 2 to affine_map<()[s0] -> (s0 - 1)>()
+// CHECK: affine.store %{{.*}}, %[[UB]][%[[Q]], %[[J]]]
+// CHECK-NEXT: affine.store %[[ZERO]], %[[RB]][%[[Q]] - 2, %[[J]] - 1]
+// CHECK-NEXT: }
+// CHECK: affine.for %[[R1:.*]] = 1 to min affine_map<()[s0] -> (1, s0 - 1)>
+// CHECK-NEXT: affine.store %[[ZERO]], %[[RB]][%[[Q]] - 2, %[[R1]]]
+// CHECK: affine.for %[[R2:.*]] = max affine_map<()[s0] -> (1, s0 - 2)>()[%{{.*}}] to affine_map<()[s0] -> (s0 - 1)>
+// CHECK-NEXT: affine.store %[[ZERO]], %[[RB]][%[[Q]] - 2, %[[R2]]]
 func.func @rows(%rb: memref<?x?xf64>, %ub: memref<?x?xf64>, %n: index) {
   stencil.domain (%i, %j) = (1, 1) to (%n - 1, %n - 1) {
     %r = stencil.gather %rb[0, 0] : memref<?x?xf64>

@@ -16,7 +16,7 @@
 // COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]}],"statements":[0,1]},
 // COMPACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"statements":[0,1]},
 // COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]}],"statements":[0,1]}
-// COMPACT-SAME: ],"rank":1,"reset":null,"size_conditions":[]}
+// COMPACT-SAME: ],"rank":1,"reset":null,"size_conditions":[],"split_slabs":true}
 //
 // Exact (PerforAD): with distinct offsets {-1, 1} the dimension splits into
 // 3 intervals; statement 0 is valid on the first two, statement 1 on the
@@ -32,7 +32,7 @@
 // EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1}]}],"statements":[0]},
 // EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"statements":[0,1]},
 // EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"statements":[1]}
-// EXACT-SAME: ],"rank":1,"reset":null,"size_conditions":[{"dim":0,"min_extent":2}]}
+// EXACT-SAME: ],"rank":1,"reset":null,"size_conditions":[{"dim":0,"min_extent":2}],"split_slabs":true}
 func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
@@ -55,7 +55,7 @@ func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 // COMPACT-SAME: {"depth":0,"first_guarded":2,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":0}]},{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":-1}]}],"statements":[0,1]},
 // COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":0}]}],"statements":[0,1]},
 // COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":0},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"statements":[0,1]}
-// COMPACT-SAME: ],"rank":2,"reset":null,"size_conditions":[]}
+// COMPACT-SAME: ],"rank":2,"reset":null,"size_conditions":[],"split_slabs":true}
 // Exact: 3 x 3 boxes, of which (0, 2) and (2, 0) run no statement.
 // EXACT: remark: gather form: 1 core, 6 boundary and 5 fallback nests
 func.func @two_dims(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
