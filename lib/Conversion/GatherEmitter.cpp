@@ -1,0 +1,339 @@
+//===- GatherEmitter.cpp - Nests of a gather plan ----------------*- C++
+//-*-===//
+//
+// This file implements the nest emission of GatherEmitter (GatherEmitter.h):
+// statements evaluated at shifted points, the compact peeling with its
+// slabs, and the boxes of the exact split.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GatherEmitter.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IntegerSet.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+GatherEmitter::GatherEmitter(DomainOp domain)
+    : domain(domain), rank(domain.getRank()), bounds(getDomainBounds(domain)) {
+  for (Operation &op : domain.getBodyBlock()->without_terminator()) {
+    auto access = dyn_cast<AccessOpInterface>(op);
+    if (!access || !access.isWrite())
+      continue;
+    // Writes index with a permutation (verifier), so the offset exists.
+    SmallVector<int64_t> offset = *getIterationOffset(access, rank);
+    Value value = isa<StoreOp>(op) ? cast<StoreOp>(op).getValue()
+                                   : cast<AccumulateOp>(op).getValue();
+    stmts.push_back(
+        {&op, access.getAccessedArray(), value, offset, isa<StoreOp>(op)});
+    slices.emplace_back();
+    collectBodySlice(domain, value, slices.back());
+  }
+}
+
+SmallVector<SmallVector<int64_t>> GatherEmitter::getOffsets() const {
+  SmallVector<SmallVector<int64_t>> offsets;
+  for (const Statement &stmt : stmts)
+    offsets.push_back(stmt.offset);
+  return offsets;
+}
+
+NestBounds GatherEmitter::getNestBounds(const GatherNest &nest,
+                                        std::optional<unsigned> onlyDim) const {
+  MLIRContext *ctx = bounds.lower.front().getContext();
+  unsigned numSymbols = bounds.operands.size();
+  auto toMap = [&](ArrayRef<GatherBound> list, unsigned k) {
+    SmallVector<AffineExpr> exprs;
+    for (const GatherBound &b : list)
+      exprs.push_back((b.upper ? bounds.upperExpr(k) : bounds.lowerExpr(k)) +
+                      b.offset);
+    return AffineMap::get(0, numSymbols, exprs, ctx);
+  };
+  NestBounds box;
+  box.operands = bounds.operands;
+  for (auto [i, range] : llvm::enumerate(nest.ranges)) {
+    unsigned k = nest.depth + i;
+    if (onlyDim && *onlyDim != k)
+      continue;
+    box.lower.push_back(toMap(range.lower, k));
+    box.upper.push_back(toMap(range.upper, k));
+  }
+  return box;
+}
+
+Value GatherEmitter::evaluate(OpBuilder &builder, ValueRange ivs, unsigned s,
+                              IRMapping &mapping) {
+  SmallVector<int64_t> shift;
+  for (int64_t o : stmts[s].offset)
+    shift.push_back(-o);
+  emitBodyValues(builder, domain, ivs, shift, mapping, &slices[s]);
+  return mapping.lookupOrDefault(stmts[s].value);
+}
+
+void GatherEmitter::emitFusedBody(OpBuilder &builder, ValueRange ivs,
+                                  ArrayRef<unsigned> subset) {
+  Location loc = domain.getLoc();
+  // Evaluate every statement before any store, so that loads shared
+  // between statements (same array, same absolute point) can be CSE'd.
+  std::map<SmallVector<int64_t>, IRMapping> mappings;
+  SmallVector<Value> values;
+  for (unsigned s : subset)
+    values.push_back(evaluate(builder, ivs, s, mappings[stmts[s].offset]));
+
+  // One update per array, contributions summed in program order.
+  llvm::MapVector<Value, SmallVector<unsigned>> byArray;
+  for (auto [index, s] : llvm::enumerate(subset))
+    byArray[stmts[s].array].push_back(index);
+  SmallVector<int64_t> centre(rank, 0);
+  for (auto &[array, indices] : byArray) {
+    const Statement &first = stmts[subset[indices.front()]];
+    SmallVector<int64_t> shift;
+    for (int64_t o : first.offset)
+      shift.push_back(-o);
+    auto access = cast<AccessOpInterface>(first.op);
+    AffineMap map = getAccessMap(access, rank, shift);
+    Value sum = values[indices.front()];
+    for (unsigned index : ArrayRef(indices).drop_front())
+      sum = arith::AddFOp::create(builder, loc, sum, values[index]);
+    if (first.isStore)
+      affine::AffineStoreOp::create(builder, loc, sum, array, map, ivs);
+    else
+      emitAccumulate(builder, loc, sum, array, map, ivs);
+  }
+}
+
+void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
+                             ArrayRef<unsigned> subset, unsigned firstGuarded,
+                             ValueRange prefix, bool parallel) {
+  if (firstGuarded < rank && box.getRank() > 1 && splitSlabs) {
+    emitSplitNest(builder, box, subset, firstGuarded, prefix, parallel);
+    return;
+  }
+  Location loc = domain.getLoc();
+  unsigned numSymbols = bounds.operands.size();
+  MLIRContext *ctx = builder.getContext();
+  buildLoopNest(builder, loc, box, parallel,
+                [&](OpBuilder &b, Location loc, ValueRange inner) {
+                  SmallVector<Value> ivs(prefix.begin(), prefix.end());
+                  llvm::append_range(ivs, inner);
+                  if (firstGuarded == rank) {
+                    emitFusedBody(b, ivs, subset);
+                    return;
+                  }
+                  SmallVector<Value> operands(ivs.begin(), ivs.end());
+                  llvm::append_range(operands, bounds.operands);
+                  for (unsigned s : subset) {
+                    // valid_s(q): lower_k + o_k <= q_k < upper_k + o_k, k >=
+                    // first.
+                    SmallVector<AffineExpr> constraints;
+                    for (unsigned k = firstGuarded; k < rank; ++k) {
+                      AffineExpr q = getAffineDimExpr(k, ctx);
+                      constraints.push_back(q - validLower(s, k));
+                      constraints.push_back(validUpper(s, k) - q - 1);
+                    }
+                    IntegerSet set = IntegerSet::get(
+                        rank, numSymbols, constraints,
+                        SmallVector<bool>(constraints.size(), false));
+                    auto guard =
+                        affine::AffineIfOp::create(b, loc, set, operands,
+                                                   /*withElseRegion=*/false);
+                    OpBuilder::InsertionGuard insertion(b);
+                    b.setInsertionPointToStart(guard.getThenBlock());
+                    emitFusedBody(b, ivs, {s});
+                  }
+                });
+}
+
+/// `map`'s results (a max for a lower bound, a min for an upper one) with
+/// `expr` added; a result that differs from another by a constant is
+/// dropped when it can never be the bound.
+static AffineMap addBound(AffineMap map, AffineExpr expr, bool lower) {
+  SmallVector<AffineExpr> exprs;
+  bool keepNew = true;
+  for (AffineExpr r : map.getResults()) {
+    auto diff = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(expr - r, map.getNumDims(), map.getNumSymbols()));
+    if (!diff) {
+      exprs.push_back(r);
+      continue;
+    }
+    // lower: the larger wins; upper: the smaller.
+    bool newWins = lower ? diff.getValue() > 0 : diff.getValue() < 0;
+    if (!newWins)
+      exprs.push_back(r);
+    keepNew &= newWins;
+  }
+  if (keepNew)
+    exprs.push_back(expr);
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), exprs,
+                        map.getContext());
+}
+
+NestBounds GatherEmitter::clipToValid(const NestBounds &box, unsigned s,
+                                      unsigned firstDim,
+                                      unsigned firstGuarded) const {
+  NestBounds clipped = box;
+  for (unsigned i = 0; i < box.getRank(); ++i) {
+    unsigned k = firstDim + i;
+    if (k < firstGuarded)
+      continue;
+    clipped.lower[i] = addBound(box.lower[i], validLower(s, k), true);
+    clipped.upper[i] = addBound(box.upper[i], validUpper(s, k), false);
+  }
+  return clipped;
+}
+
+void GatherEmitter::emitSplitNest(OpBuilder &builder, const NestBounds &box,
+                                  ArrayRef<unsigned> subset,
+                                  unsigned firstGuarded, ValueRange prefix,
+                                  bool parallel) {
+  // The outer dimension stays one loop (parallel or not); inside it each
+  // statement runs over the rest of the box clipped to where it is valid:
+  // unguarded loops that vectorize without masks. Each point receives the
+  // statements' updates in program order, as under guards.
+  Location loc = domain.getLoc();
+  MLIRContext *ctx = domain.getContext();
+  unsigned outer = prefix.size(), numSymbols = bounds.operands.size();
+  NestBounds outerBox, rest;
+  outerBox.operands = rest.operands = box.operands;
+  outerBox.lower = {box.lower.front()};
+  outerBox.upper = {box.upper.front()};
+  rest.lower.assign(box.lower.begin() + 1, box.lower.end());
+  rest.upper.assign(box.upper.begin() + 1, box.upper.end());
+  buildLoopNest(
+      builder, loc, outerBox, parallel,
+      [&](OpBuilder &b, Location loc, ValueRange q) {
+        SmallVector<Value> head(prefix.begin(), prefix.end());
+        head.push_back(q.front());
+        for (unsigned s : subset) {
+          OpBuilder::InsertionGuard insertion(b);
+          if (outer >= firstGuarded) {
+            AffineExpr d0 = getAffineDimExpr(0, ctx);
+            SmallVector<AffineExpr> constraints{d0 - validLower(s, outer),
+                                                validUpper(s, outer) - d0 - 1};
+            SmallVector<Value> operands{q.front()};
+            llvm::append_range(operands, bounds.operands);
+            auto guard = affine::AffineIfOp::create(
+                b, loc,
+                IntegerSet::get(1, numSymbols, constraints, {false, false}),
+                operands, /*withElseRegion=*/false);
+            b.setInsertionPointToStart(guard.getThenBlock());
+          }
+          buildLoopNest(b, loc, clipToValid(rest, s, outer + 1, firstGuarded),
+                        /*parallel=*/false,
+                        [&](OpBuilder &b2, Location, ValueRange inner) {
+                          SmallVector<Value> ivs(head);
+                          llvm::append_range(ivs, inner);
+                          emitFusedBody(b2, ivs, {s});
+                        });
+        }
+      });
+}
+
+GatherEmitter::CompactNests
+GatherEmitter::classify(ArrayRef<GatherNest> nests) const {
+  // In emission order: the lower slabs, the core (ranges over all
+  // dimensions, nothing guarded), the upper slabs.
+  CompactNests result;
+  result.lower.assign(rank, nullptr);
+  result.upper.assign(rank, nullptr);
+  for (const GatherNest &nest : nests) {
+    if (nest.firstGuarded == rank)
+      result.core = &nest;
+    else
+      (result.core ? result.upper : result.lower)[nest.depth] = &nest;
+  }
+  return result;
+}
+
+void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
+                               SmallVector<Value> &prefix, bool parallel,
+                               const CompactNests &nests) {
+  if (k == rank) {
+    emitFusedBody(builder, prefix, nests.core->statements);
+    return;
+  }
+  auto slab = [&](const GatherNest *nest) {
+    if (nest)
+      emitNest(builder, getNestBounds(*nest), nest->statements,
+               nest->firstGuarded, prefix, parallel);
+  };
+  slab(nests.lower[k]);
+  // Core of dimension k, recursing into the next dimension.
+  if (k == 0 && reset) {
+    emitBlockedCore(builder, prefix, nests);
+    slab(nests.upper[k]);
+    emitResetRemainder(builder);
+    return;
+  }
+  NestBounds core = getNestBounds(*nests.core, k);
+  bool stillParallel = parallel && core.getConstantExtent(0) == 1;
+  buildLoopNest(builder, domain.getLoc(), core, parallel,
+                [&](OpBuilder &b, Location, ValueRange iv) {
+                  prefix.push_back(iv.front());
+                  emitPeeled(b, k + 1, prefix, stillParallel, nests);
+                  prefix.pop_back();
+                  if (k == 1 && rowResetPlane)
+                    emitResetRowBehind(b, iv.front());
+                });
+  slab(nests.upper[k]);
+}
+
+void GatherEmitter::emitCompact(OpBuilder &builder,
+                                ArrayRef<GatherNest> nests) {
+  // The slabs of an inner dimension sit inside the core loops of the outer
+  // ones, next to the rows and planes they border, instead of being
+  // separate sweeps over the arrays.
+  SmallVector<Value> prefix;
+  emitPeeled(builder, 0, prefix, /*parallel=*/true, classify(nests));
+}
+
+void GatherEmitter::emitExact(OpBuilder &builder, const GatherPlan &plan) {
+  // The boxes are ordered only on domains at least as large as the offset
+  // span in each split dimension; smaller ones take the compact fallback.
+  SmallVector<AffineExpr> conditions;
+  for (auto [k, span] : plan.sizeConditions)
+    conditions.push_back(bounds.upperExpr(k) - bounds.lowerExpr(k) - span);
+  auto check = affine::AffineIfOp::create(
+      builder, domain.getLoc(),
+      IntegerSet::get(0, bounds.operands.size(), conditions,
+                      SmallVector<bool>(conditions.size(), false)),
+      bounds.operands, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(check.getElseBlock());
+    emitCompact(builder, plan.fallback);
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(check.getThenBlock());
+  for (const GatherNest &box : plan.nests)
+    emitNest(builder, getNestBounds(box), box.statements, box.firstGuarded);
+}
+
+uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
+  uint64_t perNest = 0;
+  for (const llvm::DenseSet<Operation *> &slice : slices)
+    perNest += slice.size() + 1;
+  if (nests != 0 && perNest > std::numeric_limits<uint64_t>::max() / nests)
+    return std::numeric_limits<uint64_t>::max();
+  return perNest * nests;
+}
+
+void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
+                         Value resetArray, TypedAttr resetValue) {
+  reset = plan.reset;
+  splitSlabs = plan.splitSlabs;
+  this->resetArray = resetArray;
+  if (reset)
+    this->resetValue =
+        arith::ConstantOp::create(builder, domain.getLoc(), resetValue);
+  if (plan.sizeConditions.empty())
+    emitCompact(builder, plan.nests);
+  else
+    emitExact(builder, plan);
+}

@@ -1,0 +1,157 @@
+//===- GatherEmitter.h - IR of a gather plan ---------------------*- C++
+//-*-===//
+//
+// This file declares the emitter of --stencil-scatter-to-gather (private to
+// lib/Conversion): it builds the nests a GatherPlan lists, with the fused
+// reset of the output adjoint. GatherEmitter.cpp builds the nests,
+// GatherReset.cpp the blocked core and the reset sweeps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_GATHEREMITTER_H
+#define STENCIL_LIB_CONVERSION_GATHEREMITTER_H
+
+#include "AffineEmitter.h"
+#include "GatherPlan.h"
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::stencil {
+
+/// One write of the domain body, seen as a statement `out[p + o] op= v(p)`
+/// with iteration offset `o` (zero for stores and centre accumulates).
+struct Statement {
+  Operation *op;
+  Value array;
+  Value value;
+  SmallVector<int64_t> offset;
+  bool isStore;
+};
+
+/// Builds the IR of a GatherPlan for one scatter domain: the nests the plan
+/// lists, each evaluating its statements at shifted points.
+class GatherEmitter {
+public:
+  explicit GatherEmitter(DomainOp domain);
+
+  /// The iteration offsets of the writes, in program order: the planner's
+  /// input.
+  SmallVector<SmallVector<int64_t>> getOffsets() const;
+  /// Returns the number of body ops that `nests` nests evaluating every
+  /// statement would clone: each statement recomputes its slice of the body.
+  uint64_t estimateClonedOps(uint64_t nests) const;
+
+  /// Emits the nests of `plan` at the builder's insertion point. With a
+  /// fused reset in the plan, they also store `resetValue` into
+  /// `resetArray` over the domain.
+  void emit(OpBuilder &builder, const GatherPlan &plan, Value resetArray = {},
+            TypedAttr resetValue = {});
+
+private:
+  /// The compact nests of a plan, by role.
+  struct CompactNests {
+    const GatherNest *core = nullptr;
+    SmallVector<const GatherNest *> lower, upper;
+  };
+  CompactNests classify(ArrayRef<GatherNest> nests) const;
+
+  /// Per-dimension lower/upper bound of the statement `s`'s valid output
+  /// points: `[lower_k + o_k, upper_k + o_k)`.
+  AffineExpr validLower(unsigned s, unsigned k) const {
+    return bounds.lowerExpr(k) + stmts[s].offset[k];
+  }
+  AffineExpr validUpper(unsigned s, unsigned k) const {
+    return bounds.upperExpr(k) + stmts[s].offset[k];
+  }
+  /// The affine bounds of `nest`'s dimensions from `nest.depth` on (all of
+  /// them when `onlyDim` is unset; else only that one).
+  NestBounds getNestBounds(const GatherNest &nest,
+                           std::optional<unsigned> onlyDim = {}) const;
+
+  void emitCompact(OpBuilder &builder, ArrayRef<GatherNest> nests);
+  void emitExact(OpBuilder &builder, const GatherPlan &plan);
+
+  /// Emits a nest over `box`, which spans the dimensions after the fixed
+  /// coordinates `prefix` (all of them when `prefix` is empty), running
+  /// statements `subset`. Statements are guarded by their validity in
+  /// dimensions `>= firstGuarded` (none if `firstGuarded == rank`).
+  void emitNest(OpBuilder &builder, const NestBounds &box,
+                ArrayRef<unsigned> subset, unsigned firstGuarded,
+                ValueRange prefix = {}, bool parallel = true);
+  /// A guarded nest of two or more dimensions as one loop over its outer
+  /// dimension and, inside it, one unguarded nest per statement over the
+  /// rest of `box` clipped to where the statement is valid (`split-slabs`).
+  void emitSplitNest(OpBuilder &builder, const NestBounds &box,
+                     ArrayRef<unsigned> subset, unsigned firstGuarded,
+                     ValueRange prefix, bool parallel);
+  /// `box` (dimensions firstDim..) intersected in dimensions >= firstGuarded
+  /// with statement `s`'s valid output points.
+  NestBounds clipToValid(const NestBounds &box, unsigned s, unsigned firstDim,
+                         unsigned firstGuarded) const;
+  /// Emits dimensions `k..rank-1` of the compact form at fixed coordinates
+  /// `prefix` of the dimensions before `k`, which lie in their cores: the
+  /// lower slab of dimension `k`, its core (recursing into `k+1`) and the
+  /// upper slab. Only the outermost loop may be parallel.
+  void emitPeeled(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
+                  bool parallel, const CompactNests &nests);
+  /// The core loop of dimension 0 with the reset fused (GatherPlan.h,
+  /// FusedReset): parallel blocks, each running its iterations in order.
+  void emitBlockedCore(OpBuilder &builder, SmallVector<Value> &prefix,
+                       const CompactNests &nests);
+  /// The second sweep of the fused reset: the planes the blocks left.
+  void emitResetRemainder(OpBuilder &builder);
+  /// Builds a loop over `[max(from), min(to))` of dimension 0 whose bounds
+  /// use the block index `block` (dimension d0 of the expressions).
+  affine::AffineForOp buildBlockLoop(OpBuilder &builder, Value block,
+                                     ArrayRef<AffineExpr> from,
+                                     ArrayRef<AffineExpr> to);
+  /// The first iteration of block `d0` of the core of dimension 0, and the
+  /// core's end.
+  AffineExpr blockStart() const;
+  AffineExpr coreEnd() const;
+  /// The block indices: `[0, ceil(core extent / block))`.
+  NestBounds getBlockRange() const;
+  /// Stores the reset value into plane `p` of dimension 0 of the reset
+  /// array, over the domain in the other dimensions.
+  void emitResetPlane(OpBuilder &builder, Value p);
+  /// Stores the reset value at the fixed leading coordinates `fixed` of the
+  /// reset array, over `rest` in the dimensions after them.
+  void emitResetNest(OpBuilder &builder, ValueRange fixed,
+                     const NestBounds &rest);
+  /// The domain's bounds in dimensions `from` .. rank-1.
+  NestBounds getTrailingBounds(unsigned from) const;
+  /// With row resets: resets row `j - rowOffset` of plane `rowResetPlane`
+  /// after core row `j` of dimension 1.
+  void emitResetRowBehind(OpBuilder &builder, Value j);
+  /// With row resets: the rows of plane `p` that no core row of dimension 1
+  /// reset (below and above the core's rows shifted by -rowOffset).
+  void emitResetRowsLeft(OpBuilder &builder, Value p, const GatherNest &core);
+  /// The body of an unguarded nest: all statements evaluated first, then one
+  /// update per array.
+  void emitFusedBody(OpBuilder &builder, ValueRange ivs,
+                     ArrayRef<unsigned> subset);
+  /// Evaluates statement `s` at output point `ivs` (the body at ivs - o)
+  /// with `mapping` caching the values of that shift.
+  Value evaluate(OpBuilder &builder, ValueRange ivs, unsigned s,
+                 IRMapping &mapping);
+
+  DomainOp domain;
+  unsigned rank;
+  NestBounds bounds;
+  std::optional<FusedReset> reset;
+  bool splitSlabs = false;
+  Value resetArray;
+  /// Set while the rows of a blocked plane are emitted with row resets: the
+  /// plane behind, whose rows the core rows of dimension 1 reset.
+  Value rowResetPlane;
+  /// The constant the reset stores, created once before the nests.
+  Value resetValue;
+  SmallVector<Statement> stmts;
+  SmallVector<llvm::DenseSet<Operation *>> slices;
+};
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_LIB_CONVERSION_GATHEREMITTER_H
