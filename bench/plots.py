@@ -58,7 +58,7 @@ def plot(plt, results, stream, threads, out_dir):
         present = [v for v in VARIANTS if any((kernel, v, t) in results for t in threads)]
         if not present:
             continue
-        fig, ax = plt.subplots(figsize=(8, 4.2))
+        fig, ax = plt.subplots(figsize=(max(8, 1.15 * len(present)), 4.6))
         width = 0.8 / len(threads)
         for i, t in enumerate(threads):
             xs = [j + (i - (len(threads) - 1) / 2) * width for j in range(len(present))]
@@ -67,12 +67,13 @@ def plot(plt, results, stream, threads, out_dir):
                           color=colors[i % len(colors)])
             for bar, y in zip(bars, ys):
                 if y:
-                    ax.annotate("%.0f" % y if y >= 10 else "%.1f" % y,
+                    ax.annotate("%.0f" % y if y >= 10 else
+                                "%.1f" % y if y >= 1 else "%.2f" % y,
                                 (bar.get_x() + bar.get_width() / 2, y),
                                 ha="center", va="bottom", fontsize=7)
         ax.set_xticks(range(len(present)))
         ax.set_xticklabels([VARIANT_LABELS[v].replace(", ", "\n").replace(" (", "\n(")
-                            for v in present], fontsize=8)
+                            for v in present], fontsize=7, rotation=30, ha="right")
         ax.set_yscale("log")
         ax.set_ylabel("time per sweep (ms, log scale)")
         ax.set_title("%s: time per variant" % kernel)
