@@ -1,5 +1,4 @@
-//===- BenchBurgers1d.cpp - 1-D Burgers equation benchmarks ------*- C++
-//-*-===//
+//===- BenchBurgers1d.cpp - 1-D Burgers equation benchmarks -----*- C++ -*-===//
 //
 // This file implements the burgers1d kernel of stencil-bench
 // (examples/burgers1d.mlir, the paper's Section 4.2): one upwinded

@@ -1,5 +1,4 @@
-//===- BenchDense27.cpp - Dense 3x3x3 stencil benchmarks ---------*- C++
-//-*-===//
+//===- BenchDense27.cpp - Dense 3x3x3 stencil benchmarks --------*- C++ -*-===//
 //
 // This file implements the dense27 kernel of stencil-bench
 // (bench/kernels/dense27.mlir): a 27-point stencil with distinct constant

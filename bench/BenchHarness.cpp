@@ -1,5 +1,4 @@
-//===- BenchHarness.cpp - Kernel registry of stencil-bench -------*- C++
-//-*-===//
+//===- BenchHarness.cpp - Kernel registry of stencil-bench ------*- C++ -*-===//
 //
 // This file implements the arrays and variant helpers declared in
 // BenchHarness.h.

@@ -1,5 +1,4 @@
-//===- BenchHarness.h - Kernel registry of stencil-bench ---------*- C++
-//-*-===//
+//===- BenchHarness.h - Kernel registry of stencil-bench --------*- C++ -*-===//
 //
 // This file declares the pieces shared by the kernel drivers of
 // stencil-bench: the memref descriptors of the C interface (docs/ABI.md,

@@ -1,5 +1,4 @@
-//===- BenchMain.cpp - stencil-bench entry point -----------------*- C++
-//-*-===//
+//===- BenchMain.cpp - stencil-bench entry point ----------------*- C++ -*-===//
 //
 // This file implements the main program of stencil-bench: it registers a
 // STREAM triad and every (kernel, variant) pair of the suite once per

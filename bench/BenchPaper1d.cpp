@@ -1,5 +1,4 @@
-//===- BenchPaper1d.cpp - The paper's 1-D example benchmarks -----*- C++
-//-*-===//
+//===- BenchPaper1d.cpp - The paper's 1-D example benchmarks ----*- C++ -*-===//
 //
 // This file implements the paper1d kernel of stencil-bench
 // (examples/paper1d.mlir, the paper's Section 3.2):

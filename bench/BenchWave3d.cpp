@@ -1,5 +1,4 @@
-//===- BenchWave3d.cpp - 3-D wave equation benchmarks ------------*- C++
-//-*-===//
+//===- BenchWave3d.cpp - 3-D wave equation benchmarks -----------*- C++ -*-===//
 //
 // This file implements the wave3d kernel of stencil-bench
 // (examples/wave3d.mlir, the paper's Section 4.1): one time step on an

@@ -1,5 +1,4 @@
-//===- HalideDisabled.cpp - stencil-bench without Halide ---------*- C++
-//-*-===//
+//===- HalideDisabled.cpp - stencil-bench without Halide --------*- C++ -*-===//
 //
 // This file implements HalidePeers.h when stencil-bench is built without
 // Halide (STENCIL_BENCH_HALIDE=OFF, or libhalide14-0-dev not installed):

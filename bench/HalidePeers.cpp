@@ -1,5 +1,4 @@
-//===- HalidePeers.cpp - Halide 14 versions of the bench kernels -*- C++
-//-*-===//
+//===- HalidePeers.cpp - Halide 14 versions of the kernels ---*- C++ -*-===//
 //
 // This file implements HalidePeers.h with Halide 14 (Debian's
 // libhalide14-0-dev). Each kernel is one pure Halide definition over

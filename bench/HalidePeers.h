@@ -1,5 +1,4 @@
-//===- HalidePeers.h - Halide 14 versions of the bench kernels ---*- C++
-//-*-===//
+//===- HalidePeers.h - Halide 14 versions of the bench kernels --*- C++ -*-===//
 //
 // This file declares the Halide 14 peers of stencil-bench: each kernel of
 // the suite written as a Halide definition, its primal and its adjoint (from

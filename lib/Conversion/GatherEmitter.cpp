@@ -1,5 +1,4 @@
-//===- GatherEmitter.cpp - Nests of a gather plan ----------------*- C++
-//-*-===//
+//===- GatherEmitter.cpp - Nests of a gather plan ---------------*- C++ -*-===//
 //
 // This file implements the nest emission of GatherEmitter (GatherEmitter.h):
 // statements evaluated at shifted points, the compact peeling with its

@@ -1,5 +1,4 @@
-//===- GatherEmitter.h - IR of a gather plan ---------------------*- C++
-//-*-===//
+//===- GatherEmitter.h - IR of a gather plan --------------------*- C++ -*-===//
 //
 // This file declares the emitter of --stencil-scatter-to-gather (private to
 // lib/Conversion): it builds the nests a GatherPlan lists, with the fused

@@ -1,5 +1,4 @@
-//===- GatherPlan.cpp - The nests of a scatter domain's gather form -*- C++
-//-*-===//
+//===- GatherPlan.cpp - The nests of a domain's gather form --*- C++ -*-===//
 //
 // This file implements the plan of the gather form (GatherPlan.h): the
 // compact peeling and PerforAD's exact split, as lists of nests computed

@@ -1,5 +1,4 @@
-//===- GatherPlan.h - The nests of a scatter domain's gather form -*- C++
-//-*-===//
+//===- GatherPlan.h - The nests of a domain's gather form ----*- C++ -*-===//
 //
 // This file declares the plan of --stencil-scatter-to-gather: from the
 // iteration offsets of a domain's writes alone, the list of loop nests of

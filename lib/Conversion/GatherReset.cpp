@@ -1,5 +1,4 @@
-//===- GatherReset.cpp - The fused reset of the output adjoint ---*- C++
-//-*-===//
+//===- GatherReset.cpp - The fused reset of the output adjoint --*- C++ -*-===//
 //
 // This file implements the blocked core sweep of dimension 0 and the reset
 // stores of GatherEmitter (GatherEmitter.h; the plan is FusedReset in
