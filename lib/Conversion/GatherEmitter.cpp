@@ -108,8 +108,8 @@ void GatherEmitter::emitFusedBody(OpBuilder &builder, ValueRange ivs,
 
 void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
                              ArrayRef<unsigned> subset, unsigned firstGuarded,
-                             ValueRange prefix, bool parallel) {
-  if (firstGuarded < rank && box.getRank() > 1 && splitSlabs) {
+                             bool split, ValueRange prefix, bool parallel) {
+  if (split) {
     emitSplitNest(builder, box, subset, firstGuarded, prefix, parallel);
     return;
   }
@@ -260,7 +260,7 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
   auto slab = [&](const GatherNest *nest) {
     if (nest)
       emitNest(builder, getNestBounds(*nest), nest->statements,
-               nest->firstGuarded, prefix, parallel);
+               nest->firstGuarded, nest->split, prefix, parallel);
   };
   slab(nests.lower[k]);
   // Core of dimension k, recursing into the next dimension.
@@ -311,7 +311,8 @@ void GatherEmitter::emitExact(OpBuilder &builder, const GatherPlan &plan) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(check.getThenBlock());
   for (const GatherNest &box : plan.nests)
-    emitNest(builder, getNestBounds(box), box.statements, box.firstGuarded);
+    emitNest(builder, getNestBounds(box), box.statements, box.firstGuarded,
+             box.split);
 }
 
 uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
@@ -326,7 +327,6 @@ uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
 void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
                          Value resetArray, TypedAttr resetValue) {
   reset = plan.reset;
-  splitSlabs = plan.splitSlabs;
   this->resetArray = resetArray;
   if (reset)
     this->resetValue =

@@ -75,9 +75,10 @@ private:
   /// Emits a nest over `box`, which spans the dimensions after the fixed
   /// coordinates `prefix` (all of them when `prefix` is empty), running
   /// statements `subset`. Statements are guarded by their validity in
-  /// dimensions `>= firstGuarded` (none if `firstGuarded == rank`).
+  /// dimensions `>= firstGuarded` (none if `firstGuarded == rank`); with
+  /// `split`, a guarded nest runs as emitSplitNest does.
   void emitNest(OpBuilder &builder, const NestBounds &box,
-                ArrayRef<unsigned> subset, unsigned firstGuarded,
+                ArrayRef<unsigned> subset, unsigned firstGuarded, bool split,
                 ValueRange prefix = {}, bool parallel = true);
   /// A guarded nest of two or more dimensions as one loop over its outer
   /// dimension and, inside it, one unguarded nest per statement over the
@@ -140,7 +141,6 @@ private:
   unsigned rank;
   NestBounds bounds;
   std::optional<FusedReset> reset;
-  bool splitSlabs = false;
   Value resetArray;
   /// Set while the rows of a blocked plane are emitted with row resets: the
   /// plane behind, whose rows the core rows of dimension 1 reset.

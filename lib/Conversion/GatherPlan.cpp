@@ -214,7 +214,8 @@ static llvm::json::Array toJSON(ArrayRef<GatherNest> nests) {
                            {"depth", nest.depth},
                            {"ranges", std::move(ranges)},
                            {"statements", llvm::json::Array(nest.statements)},
-                           {"first_guarded", nest.firstGuarded}});
+                           {"first_guarded", nest.firstGuarded},
+                           {"split", nest.split}});
   }
   return out;
 }
@@ -243,6 +244,16 @@ void GatherPlan::printJSON(raw_ostream &os) const {
                                       : llvm::json::Value(nullptr)}})
              : llvm::json::Value(nullptr)}};
   os << llvm::json::Value(std::move(plan));
+}
+
+void mlir::stencil::planSplitSlabs(GatherPlan &plan, bool enabled,
+                                   unsigned maxStatements) {
+  plan.splitSlabs = enabled;
+  for (SmallVector<GatherNest> *list : {&plan.nests, &plan.fallback})
+    for (GatherNest &nest : *list)
+      nest.split = enabled && nest.firstGuarded < plan.rank &&
+                   nest.ranges.size() > 1 &&
+                   nest.statements.size() <= maxStatements;
 }
 
 unsigned

@@ -50,6 +50,10 @@ struct GatherNest {
   /// Statements are guarded by their validity in dimensions >= firstGuarded
   /// (none when it equals the rank).
   unsigned firstGuarded;
+  /// A guarded nest of two or more dimensions that runs as one loop over
+  /// its outer dimension holding one unguarded nest per statement, clipped
+  /// to where it is valid (planSplitSlabs).
+  bool split = false;
 };
 
 /// The reset of an output adjoint (a constant stored over the domain right
@@ -91,11 +95,8 @@ struct GatherPlan {
   SmallVector<GatherNest> fallback;
   /// Set when the reset that follows the domain is fused into its sweep.
   std::optional<FusedReset> reset;
-  /// Guarded nests of two or more dimensions run as one loop over their
-  /// outer dimension holding one unguarded nest per statement, clipped to
-  /// where it is valid, instead of guarding each statement at each point
-  /// (which vectorizes into masked loads and stores).
-  bool splitSlabs = true;
+  /// Whether planSplitSlabs split guarded nests (the `split-slabs` option).
+  bool splitSlabs = false;
 
   /// Counts the nests of each kind.
   unsigned count(GatherNest::Kind kind) const;
@@ -115,6 +116,15 @@ GatherPlan planGather(ArrayRef<SmallVector<int64_t>> offsets, unsigned rank,
 /// false for an exact one.
 bool planFusedReset(GatherPlan &plan, ArrayRef<SmallVector<int64_t>> offsets,
                     int64_t block, bool rows);
+
+/// Marks as split the guarded nests of two or more dimensions that run at
+/// most `maxStatements` statements, when `enabled`: each then runs as one
+/// loop over its outer dimension holding one unguarded nest per statement,
+/// clipped to where it is valid, instead of guarding each statement at each
+/// point (which vectorizes into masked loads and stores). Above
+/// `maxStatements` the nests per slab would make the code, and its compile
+/// time, grow with the number of taps times the dimensions.
+void planSplitSlabs(GatherPlan &plan, bool enabled, unsigned maxStatements);
 
 /// The number of nests of the compact form: a core plus two slabs per
 /// dimension whose statements have more than one offset.

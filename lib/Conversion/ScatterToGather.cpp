@@ -154,8 +154,10 @@ struct StencilScatterToGatherPass
         << " nests, each recomputing every shifted statement), more than "
            "max-gather-ops="
         << maxGatherOps
-        << "; a nonlinear body grows with the square of the number of taps. "
-           "Lower it with scatter=serial or scatter=atomic, or raise "
+        << "; a nonlinear body grows with the square of the number of taps "
+           "unless --stencil-cut-shared (the pipeline's `cut`) first stores "
+           "the values its statements share. Lower it with a smaller "
+           "cut-min-gain, with scatter=serial or scatter=atomic, or raise "
            "max-gather-ops";
     return failure();
   }
@@ -192,7 +194,7 @@ struct StencilScatterToGatherPass
         return signalPassFailure();
       GatherPlan plan =
           planGather(emitter.getOffsets(), writes.getRank(), *strategy);
-      plan.splitSlabs = splitSlabs;
+      planSplitSlabs(plan, splitSlabs, maxSplitStatements);
       std::optional<FusableReset> reset;
       if (fuseReset)
         reset = matchFusableReset(writes);

@@ -27,6 +27,11 @@ void mlir::stencil::buildConvertToOMPPipeline(
   if (options.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (options.scatter == ScatterLowering::Gather) {
+    if (options.cut) {
+      StencilCutSharedPassOptions cut;
+      cut.minGain = options.cutMinGain;
+      pm.addPass(createStencilCutSharedPass(cut));
+    }
     StencilScatterToGatherPassOptions toGather;
     toGather.boundary = options.boundary;
     toGather.maxExactNests = options.maxExactNests;
@@ -35,6 +40,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.resetBlock = options.resetBlock;
     toGather.resetRows = options.resetRows;
     toGather.splitSlabs = options.splitSlabs;
+    toGather.maxSplitStatements = options.maxSplitStatements;
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
   pm.addPass(createConvertStencilToAffinePass(toAffine));

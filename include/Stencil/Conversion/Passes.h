@@ -74,6 +74,12 @@ inline llvm::cl::ValuesClass boundaryStrategyValues() {
 /// pipeline options `max-exact-nests` and `max-gather-ops`).
 constexpr uint64_t kDefaultMaxExactNests = 256;
 constexpr uint64_t kDefaultMaxGatherOps = 50000;
+/// Default of `max-split-statements` (pass and pipeline): slabs with more
+/// statements stay guarded.
+constexpr unsigned kDefaultMaxSplitStatements = 32;
+/// Default of the `min-gain` option of --stencil-cut-shared (and
+/// `cut-min-gain` of the pipeline): ops per point and gather nest.
+constexpr uint64_t kDefaultCutMinGain = 64;
 
 #define GEN_PASS_DECL
 #include "Stencil/Conversion/Passes.h.inc"

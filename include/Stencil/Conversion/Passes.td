@@ -83,6 +83,60 @@ def ConvertStencilToAffinePass
   ];
 }
 
+def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
+  let summary = "Store values that several shifted statements share in "
+                "temporary arrays";
+  let description = [{
+    Prepares scatter domains for `--stencil-scatter-to-gather`. The gather
+    form evaluates each statement at its own shift (`out[q] += v(q - o)`),
+    so a value that statements at `s` distinct offsets depend on is
+    recomputed `s` times per point, with everything it depends on. For a
+    nonlinear body such as `g(sum of n taps)` every statement depends on
+    `g'(sum) * rb`, and the gather form does `n` times the work of the
+    primal (and clones `n` copies of the body per nest).
+
+    This pass computes such values once per point instead: a new domain
+    with the same bounds, placed right before the scatter domain, stores
+    each chosen value into a temporary array (`memref.alloc` of the
+    domain's upper bounds, freed at the end of the block), and the scatter
+    domain reads it back with a centre gather. Its statements then gather
+    the value at their shifts: linear in the number of taps.
+
+    The choice is a plan (`report` prints it as JSON): greedily, while some
+    value used at two or more shifts saves at least `min-gain` ops per point
+    and nest (`(shifts - 1)` times the ops it depends on, constants not
+    counted), the one that saves most. Candidates are float results of
+    pure ops other than gathers and constants. Each chosen value costs one
+    array of the domain's extent (its upper bounds) and one write and one
+    read of it per point, so the default only cuts where recomputation
+    clearly costs more than that memory traffic.
+
+    Results do not change: the stored value is the one the statements
+    computed, and every statement still runs in program order at each
+    point.
+
+    #### Input invariant
+    - A domain is cut only if its lower bounds are constants `>= 0` (the
+      temporary is indexed by the domain's coordinates); otherwise it is
+      left as it is (with a remark under `report`).
+
+    #### Output IR
+    - `affine.max`, `memref.alloc`, `memref.dealloc`, and stencil domains.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+  let options = [
+    Option<"minGain", "min-gain", "uint64_t",
+           "::mlir::stencil::kDefaultCutMinGain",
+           "Cut a value only if it saves at least this many ops per point "
+           "and gather nest">,
+    Option<"report", "report", "bool", "false",
+           "Emit a remark at each scatter domain with its cut plan as JSON">,
+  ];
+}
+
 def StencilScatterToGatherPass
     : Pass<"stencil-scatter-to-gather", "::mlir::ModuleOp"> {
   let summary = "Turn scatter domains into race-free parallel gather nests";
@@ -191,6 +245,10 @@ def StencilScatterToGatherPass
            "Run each guarded slab of two or more dimensions as one unguarded "
            "nest per statement, clipped to where it is valid, instead of "
            "guarding every statement at every point">,
+    Option<"maxSplitStatements", "max-split-statements", "unsigned",
+           "::mlir::stencil::kDefaultMaxSplitStatements",
+           "split-slabs splits only slabs of at most this many statements "
+           "(above, one nest per statement makes code grow with the taps)">,
     Option<"resetRows", "reset-rows", "bool", "true",
            "In 2-D and up, the fused reset zeroes each row right after its "
            "last reader instead of whole planes after the next plane">,

@@ -37,6 +37,17 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Fail on a domain whose gather form would clone more "
                      "body ops than this"),
       llvm::cl::init(kDefaultMaxGatherOps)};
+  PassOptions::Option<bool> cut{
+      *this, "cut",
+      llvm::cl::desc("Before the gather conversion, store values that "
+                     "statements at several shifts share in temporary "
+                     "arrays (--stencil-cut-shared)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<uint64_t> cutMinGain{
+      *this, "cut-min-gain",
+      llvm::cl::desc("Cut a value only if it saves at least this many ops "
+                     "per point and gather nest"),
+      llvm::cl::init(kDefaultCutMinGain)};
   PassOptions::Option<bool> fuseReset{
       *this, "fuse-reset",
       llvm::cl::desc("Fuse the reset of output adjoints into the gather "
@@ -52,6 +63,11 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Run guarded slabs of two or more dimensions as one "
                      "unguarded nest per statement (no masked vector code)"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> maxSplitStatements{
+      *this, "max-split-statements",
+      llvm::cl::desc("split-slabs splits only slabs of at most this many "
+                     "statements"),
+      llvm::cl::init(kDefaultMaxSplitStatements)};
   PassOptions::Option<bool> resetRows{
       *this, "reset-rows",
       llvm::cl::desc("In 2-D and up, reset each row of the output adjoint "

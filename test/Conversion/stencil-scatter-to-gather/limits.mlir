@@ -12,7 +12,7 @@
 // CHECK-LABEL: func.func @star
 // CHECK-NOT: else
 // CHECK: affine.parallel
-// OPS: error: 'stencil.domain' op has a gather form that would clone about 225 body ops (5 nests, each recomputing every shifted statement), more than max-gather-ops=20; a nonlinear body grows with the square of the number of taps. Lower it with scatter=serial or scatter=atomic, or raise max-gather-ops
+// OPS: error: 'stencil.domain' op has a gather form that would clone about 225 body ops (5 nests, each recomputing every shifted statement), more than max-gather-ops=20; a nonlinear body grows with the square of the number of taps unless --stencil-cut-shared (the pipeline's `cut`) first stores the values its statements share. Lower it with a smaller cut-min-gain, with scatter=serial or scatter=atomic, or raise max-gather-ops
 // PIPE: remark: boundary=exact would split this domain into up to 25 boxes, more than max-exact-nests=8; using boundary=compact (5 nests)
 // PIPE: error: 'stencil.domain' op has a gather form that would clone about 225 body ops
 // The 25 exact boxes and the 5 compact fallback nests would clone 30 * 45 ops.

@@ -2,6 +2,8 @@
 // RUN:   | FileCheck %s --check-prefix=COMPACT
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests boundary=exact" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=EXACT
+// RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests max-split-statements=1" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOSPLIT
 
 // The plan of the gather form (lib/Conversion/GatherPlan.cpp), as the JSON
 // remark of report-nests prints it, for r[i-1] += x (statement 0) and
@@ -13,9 +15,9 @@
 // dimension 0, around the core [lo+1, hi-1), which runs both unguarded.
 // COMPACT: remark: gather form: 1 core, 2 boundary and 0 fallback nests
 // COMPACT: remark: gather plan: {"boundary":"compact","boundary_nests":2,"core":1,"fallback":[],"fallback_nests":0,"nests":[
-// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]}],"statements":[0,1]},
-// COMPACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"statements":[0,1]},
-// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]}],"statements":[0,1]}
+// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]},
+// COMPACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
+// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]}
 // COMPACT-SAME: ],"rank":1,"reset":null,"size_conditions":[],"split_slabs":true}
 //
 // Exact (PerforAD): with distinct offsets {-1, 1} the dimension splits into
@@ -29,9 +31,9 @@
 // EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"fallback",
 // EXACT-SAME: {"depth":0,"first_guarded":0,"kind":"fallback",
 // EXACT-SAME: "fallback_nests":3,"nests":[
-// EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1}]}],"statements":[0]},
-// EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"statements":[0,1]},
-// EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"statements":[1]}
+// EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1}]}],"split":false,"statements":[0]},
+// EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
+// EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[1]}
 // EXACT-SAME: ],"rank":1,"reset":null,"size_conditions":[{"dim":0,"min_extent":2}],"split_slabs":true}
 func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
@@ -50,12 +52,19 @@ func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 // the written points [lo1-1, hi1).
 // COMPACT: remark: gather form: 1 core, 4 boundary and 0 fallback nests
 // COMPACT: remark: gather plan: {"boundary":"compact","boundary_nests":4,"core":1,"fallback":[],"fallback_nests":0,"nests":[
-// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"statements":[0,1]},
-// COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":0},{"bound":"upper","offset":0}]}],"statements":[0,1]},
-// COMPACT-SAME: {"depth":0,"first_guarded":2,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":0}]},{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":-1}]}],"statements":[0,1]},
-// COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":0}]}],"statements":[0,1]},
-// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":0},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"statements":[0,1]}
+// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"split":true,"statements":[0,1]},
+// COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":0},{"bound":"upper","offset":0}]}],"split":false,"statements":[0,1]},
+// COMPACT-SAME: {"depth":0,"first_guarded":2,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":0}]},{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
+// COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":0}]}],"split":false,"statements":[0,1]},
+// COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":0},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"split":true,"statements":[0,1]}
 // COMPACT-SAME: ],"rank":2,"reset":null,"size_conditions":[],"split_slabs":true}
+// With max-split-statements=1 the 2-statement slabs stay guarded: no nest
+// of either function is split, although split-slabs is on.
+// NOSPLIT-NOT: "split":true
+// NOSPLIT: "split_slabs":true
+// NOSPLIT-NOT: "split":true
+// NOSPLIT: "split_slabs":true
+// NOSPLIT-NOT: "split":true
 // Exact: 3 x 3 boxes, of which (0, 2) and (2, 0) run no statement.
 // EXACT: remark: gather form: 1 core, 6 boundary and 5 fallback nests
 func.func @two_dims(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {

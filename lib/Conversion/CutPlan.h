@@ -1,0 +1,60 @@
+//===- CutPlan.h - Shared values a scatter domain stores once ---*- C++ -*-===//
+//
+// This file declares the plan of --stencil-cut-shared: which values of a
+// scatter domain's body to compute once per point into a temporary array,
+// because the gather form would otherwise recompute them at every shift.
+// The plan reads the body and builds no IR; CutShared.cpp builds the
+// temporaries and the domain that fills them, and `report` prints the plan
+// as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_CUTPLAN_H
+#define STENCIL_LIB_CONVERSION_CUTPLAN_H
+
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace mlir::stencil {
+
+/// One value of the body that the plan stores in a temporary array.
+struct CutValue {
+  /// The body op defining it (one float result).
+  Operation *op;
+  /// The number of distinct statement offsets (shifts of the gather form)
+  /// whose statements depend on it when it is chosen.
+  unsigned shifts;
+  /// The non-constant ops it depends on in the body, itself included, with
+  /// the values chosen before it counting as one op each.
+  uint64_t sliceOps;
+  /// The ops per point and gather nest it saves: (shifts - 1) * sliceOps.
+  uint64_t gain;
+};
+
+/// The cut of one scatter domain.
+struct CutPlan {
+  /// The values to store, in the order they were chosen.
+  SmallVector<CutValue> cuts;
+  /// Non-constant body ops one gather nest evaluates per point (every shift
+  /// recomputing the slice its statements need), before and after the cut;
+  /// `after` counts each cut value as the one gather that reads it back.
+  uint64_t opsBefore = 0, opsAfter = 0;
+
+  /// Writes the plan as one line of JSON.
+  void printJSON(raw_ostream &os) const;
+};
+
+/// Chooses the values of `domain`'s body to cut, greedily: while some value
+/// used at two or more shifts saves at least `minGain` ops per point and
+/// nest, the one that saves most (the first in the body on ties). Candidates
+/// are float results of pure, region-free ops other than gathers and
+/// constants.
+CutPlan planCuts(DomainOp domain, uint64_t minGain);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_LIB_CONVERSION_CUTPLAN_H

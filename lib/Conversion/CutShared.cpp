@@ -1,0 +1,156 @@
+//===- CutShared.cpp - Store values shared by shifted statements -*- C++ -*-===//
+//
+// This file implements --stencil-cut-shared: in each scatter domain, the
+// values that CutPlan chooses are computed once per point by a new domain
+// into temporary arrays, and the scatter domain reads them back. The gather
+// form then clones one load per shift instead of the value's whole slice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AffineEmitter.h"
+#include "CutPlan.h"
+#include "Stencil/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILCUTSHAREDPASS
+#include "Stencil/Conversion/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// Temporaries are indexed by the domain's coordinates, so each starts at
+/// index 0 and needs lower bounds that are constants >= 0.
+static bool hasNonNegativeConstantLowerBounds(DomainOp domain) {
+  return llvm::all_of(domain.getLowerBounds().getResults(), [](AffineExpr e) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    return c && c.getValue() >= 0;
+  });
+}
+
+/// The extents of a temporary covering `domain`: max(upper_k, 0) per
+/// dimension, emitted before `domain`.
+static SmallVector<Value> emitTemporarySizes(OpBuilder &builder,
+                                             DomainOp domain) {
+  AffineMap upper = domain.getUpperBounds();
+  SmallVector<Value> sizes;
+  for (AffineExpr e : upper.getResults()) {
+    AffineMap map =
+        AffineMap::get(0, upper.getNumSymbols(),
+                       {e, getAffineConstantExpr(0, builder.getContext())},
+                       builder.getContext());
+    sizes.push_back(affine::AffineMaxOp::create(
+        builder, domain.getLoc(), map, domain.getBoundOperands()));
+  }
+  return sizes;
+}
+
+/// Emits, before `domain`, a domain with its bounds that computes each cut
+/// value and stores it into its temporary in `temps`.
+static void emitFillDomain(OpBuilder &builder, DomainOp domain,
+                           const CutPlan &plan, ArrayRef<Value> temps) {
+  SmallVector<Value> roots;
+  for (const CutValue &cut : plan.cuts)
+    roots.push_back(cut.op->getResult(0));
+  llvm::DenseSet<Operation *> slice;
+  collectBodySlice(domain, roots, slice);
+  auto fill =
+      DomainOp::create(builder, domain.getLoc(), domain.getLowerBounds(),
+                       domain.getUpperBounds(), domain.getBoundOperands());
+  IRMapping mapping;
+  mapping.map(domain.getInductionVars(), fill.getInductionVars());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(fill.getYield());
+  for (Operation &op : domain.getBodyBlock()->without_terminator())
+    if (slice.contains(&op))
+      builder.clone(op, mapping);
+  for (auto [root, temp] : llvm::zip_equal(roots, temps))
+    StoreOp::create(builder, root.getLoc(), mapping.lookup(root), temp,
+                    /*dims=*/nullptr);
+}
+
+/// Replaces each cut value in `domain` by a gather of its temporary at the
+/// centre, and erases what no longer has a use.
+static void readBackCuts(RewriterBase &rewriter, DomainOp domain,
+                         const CutPlan &plan, ArrayRef<Value> temps) {
+  SmallVector<int64_t> centre(domain.getRank(), 0);
+  for (auto [cut, temp] : llvm::zip_equal(plan.cuts, temps)) {
+    Value value = cut.op->getResult(0);
+    rewriter.setInsertionPointAfter(cut.op);
+    auto read = GatherOp::create(rewriter, cut.op->getLoc(), value.getType(),
+                                 temp, centre, /*dims=*/nullptr);
+    rewriter.replaceAllUsesWith(value, read);
+  }
+  // Users before their operands, so that whole dead slices go.
+  SmallVector<Operation *> ops;
+  for (Operation &op : domain.getBodyBlock()->without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      rewriter.eraseOp(op);
+}
+
+namespace {
+struct StencilCutSharedPass
+    : public mlir::stencil::impl::StencilCutSharedPassBase<
+          StencilCutSharedPass> {
+  using Base::Base;
+
+  /// Cuts one domain: temporaries before it, freed at the end of its
+  /// block, the fill domain right before it.
+  void cut(IRRewriter &rewriter, DomainOp domain, const CutPlan &plan) {
+    Location loc = domain.getLoc();
+    rewriter.setInsertionPoint(domain);
+    SmallVector<Value> sizes = emitTemporarySizes(rewriter, domain);
+    SmallVector<Value> temps;
+    for (const CutValue &cut : plan.cuts) {
+      SmallVector<int64_t> shape(domain.getRank(), ShapedType::kDynamic);
+      auto type = MemRefType::get(shape, cut.op->getResult(0).getType());
+      temps.push_back(memref::AllocOp::create(rewriter, loc, type, sizes,
+                                              rewriter.getI64IntegerAttr(64)));
+    }
+    emitFillDomain(rewriter, domain, plan, temps);
+    Block *block = domain->getBlock();
+    if (block->mightHaveTerminator())
+      rewriter.setInsertionPoint(block->getTerminator());
+    else
+      rewriter.setInsertionPointToEnd(block);
+    for (Value temp : temps)
+      memref::DeallocOp::create(rewriter, loc, temp);
+    readBackCuts(rewriter, domain, plan, temps);
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<DomainOp> domains;
+    getOperation()->walk([&](DomainOp domain) {
+      if (domain.hasScatter())
+        domains.push_back(domain);
+    });
+    for (DomainOp domain : domains) {
+      CutPlan plan = planCuts(domain, minGain);
+      if (!plan.cuts.empty() && !hasNonNegativeConstantLowerBounds(domain)) {
+        if (report)
+          domain.emitRemark()
+              << "not cut: a temporary needs constant lower bounds >= 0";
+        continue;
+      }
+      if (report) {
+        std::string json;
+        llvm::raw_string_ostream os(json);
+        plan.printJSON(os);
+        domain.emitRemark() << "cut plan: " << json;
+      }
+      if (!plan.cuts.empty())
+        cut(rewriter, domain, plan);
+    }
+  }
+};
+} // namespace
