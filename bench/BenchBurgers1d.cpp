@@ -15,6 +15,7 @@
 #include "burgers1d_gather_compact.h"
 #include "burgers1d_gather_exact.h"
 #include "burgers1d_gather_guarded.h"
+#include "burgers1d_gather_cut.h"
 #include "burgers1d_gather_noreset.h"
 #include "burgers1d_gather_planes.h"
 #include "burgers1d_gather_unfused.h"
@@ -66,6 +67,9 @@ public:
                                                        &db, &db_1);
     case Variant::GatherNoReset:
       return _mlir_ciface_burgers1d_adj_gather_noreset(&du, &du_1, kC, kD, n,
+                                                       &db, &db_1);
+    case Variant::GatherCut:
+      return _mlir_ciface_burgers1d_adj_gather_cut(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);
     case Variant::GatherPlanes:
       return _mlir_ciface_burgers1d_adj_gather_planes(&du, &du_1, kC, kD, n,

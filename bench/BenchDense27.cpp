@@ -15,6 +15,7 @@
 #include "dense27_gather_compact.h"
 #include "dense27_gather_exact.h"
 #include "dense27_gather_guarded.h"
+#include "dense27_gather_cut.h"
 #include "dense27_gather_noreset.h"
 #include "dense27_gather_planes.h"
 #include "dense27_gather_unfused.h"
@@ -62,6 +63,8 @@ public:
       return _mlir_ciface_dense27_adj_gather_unfused(&dr, &du, n, &drb, &dub);
     case Variant::GatherNoReset:
       return _mlir_ciface_dense27_adj_gather_noreset(&dr, &du, n, &drb, &dub);
+    case Variant::GatherCut:
+      return _mlir_ciface_dense27_adj_gather_cut(&dr, &du, n, &drb, &dub);
     case Variant::GatherPlanes:
       return _mlir_ciface_dense27_adj_gather_planes(&dr, &du, n, &drb, &dub);
     case Variant::GatherGuarded:

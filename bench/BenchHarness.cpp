@@ -59,8 +59,8 @@ const std::vector<Variant> &stencil::bench::allVariants() {
     std::vector<Variant> list = {
         Variant::Primal,        Variant::ReferenceC,    Variant::GatherCompact,
         Variant::GatherExact,   Variant::GatherUnfused, Variant::GatherPlanes,
-        Variant::GatherGuarded, Variant::GatherNoReset, Variant::ScatterSerial,
-        Variant::ScatterAtomic};
+        Variant::GatherGuarded, Variant::GatherNoReset, Variant::GatherCut,
+        Variant::ScatterSerial, Variant::ScatterAtomic};
     if (halide::available()) {
       list.push_back(Variant::HalidePrimal);
       list.push_back(Variant::HalideAdjoint);
@@ -120,6 +120,8 @@ const char *stencil::bench::variantName(Variant v) {
     return "gather_guarded";
   case Variant::GatherNoReset:
     return "gather_noreset";
+  case Variant::GatherCut:
+    return "gather_cut";
   case Variant::ScatterSerial:
     return "scatter_serial";
   case Variant::ScatterAtomic:
@@ -143,5 +145,6 @@ std::vector<std::unique_ptr<StencilKernel>> stencil::bench::makeKernels() {
   kernels.push_back(makeBurgers1d());
   kernels.push_back(makePaper1d());
   kernels.push_back(makeDense27());
+  kernels.push_back(makeSin125());
   return kernels;
 }

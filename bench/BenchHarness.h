@@ -79,6 +79,7 @@ enum class Variant {
   GatherPlanes,  ///< Compact, the fused reset by planes (`reset-rows=0`).
   GatherGuarded, ///< Compact, slabs guarded per point (`split-slabs=0`).
   GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
+  GatherCut,     ///< Compact, every shared value cut (`cut-min-gain=1`).
   ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
   ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
   HalidePrimal,  ///< The Halide 14 primal (HalidePeers.h).
@@ -119,6 +120,8 @@ public:
   /// Further sizes run by default, reported as `<name>_n<size>` (the
   /// cache-resident sizes of wave3d).
   virtual std::vector<int64_t> extraSizes() const { return {}; }
+  /// The variants this kernel runs (default: allVariants()).
+  virtual std::vector<Variant> variants() const { return allVariants(); }
   /// Allocates and fills the primal arrays and the shadows for size `n`.
   virtual void setUp(int64_t n) = 0;
   /// Frees every array.
@@ -142,6 +145,7 @@ std::unique_ptr<StencilKernel> makeWave3d();
 std::unique_ptr<StencilKernel> makeBurgers1d();
 std::unique_ptr<StencilKernel> makePaper1d();
 std::unique_ptr<StencilKernel> makeDense27();
+std::unique_ptr<StencilKernel> makeSin125();
 
 } // namespace stencil::bench
 

@@ -184,7 +184,7 @@ void registerKernel(StencilKernel *kernel, int64_t n,
                     const std::string &workload,
                     const std::vector<int> &threads) {
   benchmark::AddCustomContext("size_" + workload, std::to_string(n));
-  for (Variant variant : allVariants())
+  for (Variant variant : kernel->variants())
     for (int t : threads) {
       std::string bench =
           workload + "/" + variantName(variant) + "/omp:" + std::to_string(t);

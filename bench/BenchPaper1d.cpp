@@ -16,6 +16,7 @@
 #include "paper1d_gather_compact.h"
 #include "paper1d_gather_exact.h"
 #include "paper1d_gather_guarded.h"
+#include "paper1d_gather_cut.h"
 #include "paper1d_gather_noreset.h"
 #include "paper1d_gather_planes.h"
 #include "paper1d_gather_unfused.h"
@@ -67,6 +68,9 @@ public:
                                                      &dub);
     case Variant::GatherNoReset:
       return _mlir_ciface_paper1d_adj_gather_noreset(&dr, &dc, &du, n, &drb,
+                                                     &dub);
+    case Variant::GatherCut:
+      return _mlir_ciface_paper1d_adj_gather_cut(&dr, &dc, &du, n, &drb,
                                                      &dub);
     case Variant::GatherPlanes:
       return _mlir_ciface_paper1d_adj_gather_planes(&dr, &dc, &du, n, &drb,

@@ -76,6 +76,9 @@ void paper1d_ref(double *r, const double *c, const double *u, int64_t n);
 /// bench/kernels/dense27.mlir.
 void dense27_ref(double *r, const double *u, int64_t n);
 
+/// bench/kernels/sin125.mlir.
+void sin125_ref(double *r, const double *u, int64_t n);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -14,6 +14,7 @@
 #include "wave3d_gather_compact.h"
 #include "wave3d_gather_exact.h"
 #include "wave3d_gather_guarded.h"
+#include "wave3d_gather_cut.h"
 #include "wave3d_gather_noreset.h"
 #include "wave3d_gather_planes.h"
 #include "wave3d_gather_unfused.h"
@@ -71,6 +72,9 @@ public:
                                                     n, &db, &db_1, &db_2);
     case Variant::GatherNoReset:
       return _mlir_ciface_wave3d_adj_gather_noreset(&du, &du_1, &du_2, &dc, kD,
+                                                    n, &db, &db_1, &db_2);
+    case Variant::GatherCut:
+      return _mlir_ciface_wave3d_adj_gather_cut(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);
     case Variant::GatherPlanes:
       return _mlir_ciface_wave3d_adj_gather_planes(&du, &du_1, &du_2, &dc, kD,

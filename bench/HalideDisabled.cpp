@@ -47,3 +47,9 @@ void stencil::bench::halide::dense27Primal(const Dense27Arrays &) {
 void stencil::bench::halide::dense27Adjoint(const Dense27Arrays &) {
   unavailable();
 }
+void stencil::bench::halide::sin125Primal(const Sin125Arrays &) {
+  unavailable();
+}
+void stencil::bench::halide::sin125Adjoint(const Sin125Arrays &) {
+  unavailable();
+}

@@ -299,6 +299,68 @@ struct Dense27 {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// sin125
+//===----------------------------------------------------------------------===//
+
+struct Sin125 {
+  ImageParam u{Float(64), 3, "u"}, r_b{Float(64), 3, "r_b"},
+      u_b{Float(64), 3, "u_b"};
+  Param<int> n{"n"};
+  Pipeline primal, adjoint;
+
+  /// The weighted sum of the 125 taps of `f`, in the MLIR kernel's order:
+  /// offsets (a, b, c) on (i, j, k) = (z, y, x) lexicographic, weight
+  /// (m + 1) / 4096, summed left to right.
+  static Expr taps(const Func &f) {
+    Expr sum;
+    int m = 0;
+    for (int a = -2; a <= 2; ++a)
+      for (int b = -2; b <= 2; ++b)
+        for (int cc = -2; cc <= 2; ++cc, ++m) {
+          Expr term = Expr((m + 1) / 4096.0) * f(x + cc, y + b, z + a);
+          sum = sum.defined() ? sum + term : term;
+        }
+    return sum;
+  }
+
+  Sin125() {
+    std::vector<Var> v = {x, y, z};
+    Func r("r");
+    r(x, y, z) = sin(taps(wrap(u, v)));
+    schedule(r, 3, Output::Store);
+    primal = compile({r});
+
+    // The adjoint of the sum, cos(s) * r_b, is what every tap's gradient
+    // shares. Inlined (the schedule of the other kernels), each of the 125
+    // taps would recompute it, with its 125 taps; so it is computed once
+    // per point (compute_root), the cut our pass makes. Halide computes it
+    // over the region the gradient of u needs, 2 points beyond the domain
+    // on each side, where s reads u out of bounds: u is read through a
+    // zero exterior here.
+    Func f("u_f");
+    f(x, y, z) = BoundaryConditions::constant_exterior(u, Expr(0.0))(x, y, z);
+    Func s("s"), rr("r_adj");
+    s(x, y, z) = taps(f);
+    rr(x, y, z) = sin(s(x, y, z));
+    Region domain = {{2, n - 4}, {2, n - 4}, {2, n - 4}};
+    Derivative d = propagate_adjoints(rr, boundedAdjoint(r_b, domain), domain);
+    Func ds = d(s);
+    ds.compute_root();
+    schedule(ds, 3, Output::Store);
+    Func g = accumulate(u_b, d, f, v);
+    schedule(g, 3, Output::InPlace);
+    adjoint = compile({g});
+  }
+
+  void bind(const Sin125Arrays &a) {
+    u.set(view3D(a.u, a.n));
+    r_b.set(view3D(a.r_b, a.n));
+    u_b.set(view3D(a.u_b, a.n));
+    n.set(static_cast<int>(a.n));
+  }
+};
+
 /// Each pipeline is built and compiled at its first use.
 template <typename T> T &pipelines() {
   static T instance;
@@ -357,6 +419,18 @@ void stencil::bench::halide::dense27Primal(const Dense27Arrays &a) {
 
 void stencil::bench::halide::dense27Adjoint(const Dense27Arrays &a) {
   Dense27 &p = pipelines<Dense27>();
+  p.bind(a);
+  realize(p.adjoint, view3D(a.u_b, a.n));
+}
+
+void stencil::bench::halide::sin125Primal(const Sin125Arrays &a) {
+  Sin125 &p = pipelines<Sin125>();
+  p.bind(a);
+  realize(p.primal, interior(view3D(a.r, a.n), 2, 2));
+}
+
+void stencil::bench::halide::sin125Adjoint(const Sin125Arrays &a) {
+  Sin125 &p = pipelines<Sin125>();
   p.bind(a);
   realize(p.adjoint, view3D(a.u_b, a.n));
 }

@@ -67,6 +67,11 @@ struct Dense27Arrays {
 void dense27Primal(const Dense27Arrays &a);
 void dense27Adjoint(const Dense27Arrays &a);
 
+/// bench/kernels/sin125.mlir: n^3 arrays, the same fields as dense27.
+using Sin125Arrays = Dense27Arrays;
+void sin125Primal(const Sin125Arrays &a);
+void sin125Adjoint(const Sin125Arrays &a);
+
 } // namespace stencil::bench::halide
 
 #endif // STENCIL_BENCH_HALIDEPEERS_H

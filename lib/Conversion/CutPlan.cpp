@@ -10,10 +10,12 @@
 
 #include "CutPlan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -156,9 +158,70 @@ CutPlan mlir::stencil::planCuts(DomainOp domain, uint64_t minGain) {
   }
 }
 
+/// Whether `value` is a cut value times finite constants of the body.
+static bool isScaledCut(Value value, const llvm::DenseSet<Operation *> &cuts,
+                        Block *body) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != body)
+    return false;
+  if (cuts.contains(def))
+    return true;
+  if (auto neg = dyn_cast<arith::NegFOp>(def))
+    return isScaledCut(neg.getOperand(), cuts, body);
+  auto mul = dyn_cast<arith::MulFOp>(def);
+  if (!mul)
+    return false;
+  auto isFiniteConstant = [](Value v) {
+    FloatAttr attr;
+    return matchPattern(v, m_Constant(&attr)) && attr.getValue().isFinite();
+  };
+  return (isScaledCut(mul.getLhs(), cuts, body) &&
+          isFiniteConstant(mul.getRhs())) ||
+         (isFiniteConstant(mul.getLhs()) &&
+          isScaledCut(mul.getRhs(), cuts, body));
+}
+
+void mlir::stencil::planPaddedGather(DomainOp domain, CutPlan &plan) {
+  if (plan.cuts.empty() || domain.getNumResults() != 0)
+    return;
+  llvm::DenseSet<Operation *> cuts;
+  for (const CutValue &cut : plan.cuts)
+    cuts.insert(cut.op);
+  Block *body = domain.getBodyBlock();
+  unsigned rank = domain.getRank();
+  SmallVector<int64_t> lo(rank, 0), hi(rank, 0);
+  bool first = true;
+  for (Operation &op : body->without_terminator()) {
+    auto access = dyn_cast<AccessOpInterface>(&op);
+    if (!access || !access.isWrite())
+      continue;
+    auto acc = dyn_cast<AccumulateOp>(&op);
+    if (!acc || !isScaledCut(acc.getValue(), cuts, body))
+      return;
+    SmallVector<int64_t> offset = *getIterationOffset(access, rank);
+    for (unsigned k = 0; k < rank; ++k) {
+      lo[k] = first ? offset[k] : std::min(lo[k], offset[k]);
+      hi[k] = first ? offset[k] : std::max(hi[k], offset[k]);
+    }
+    first = false;
+  }
+  PaddedGather padded;
+  for (unsigned k = 0; k < rank; ++k)
+    padded.span.push_back(hi[k] - lo[k]);
+  plan.padded = padded;
+}
+
 void CutPlan::printJSON(raw_ostream &os) const {
   os << "{\"ops_before\": " << opsBefore << ", \"ops_after\": " << opsAfter
-     << ", \"cuts\": [";
+     << ", \"padded\": ";
+  if (padded) {
+    os << "[";
+    llvm::interleaveComma(padded->span, os);
+    os << "]";
+  } else {
+    os << "null";
+  }
+  os << ", \"cuts\": [";
   llvm::interleaveComma(cuts, os, [&](const CutValue &cut) {
     os << "{\"op\": \"" << cut.op->getName() << "\", \"shifts\": "
        << cut.shifts << ", \"slice_ops\": " << cut.sliceOps

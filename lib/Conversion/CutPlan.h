@@ -35,10 +35,23 @@ struct CutValue {
   uint64_t gain;
 };
 
+/// The gather form of a cut domain whose every write accumulates a cut
+/// value times constants. Stored in temporaries with a zero border of
+/// `span[k] = max o_k - min o_k` on both sides of each dimension k, the
+/// cut values read back at any shift of the written box are either in the
+/// domain or zero, so that every statement is valid at every written point:
+/// one unguarded gather domain per accumulated array replaces the scatter
+/// domain, with no boundary nests.
+struct PaddedGather {
+  SmallVector<int64_t> span;
+};
+
 /// The cut of one scatter domain.
 struct CutPlan {
   /// The values to store, in the order they were chosen.
   SmallVector<CutValue> cuts;
+  /// Set when the cut domain is written as padded gathers.
+  std::optional<PaddedGather> padded;
   /// Non-constant body ops one gather nest evaluates per point (every shift
   /// recomputing the slice its statements need), before and after the cut;
   /// `after` counts each cut value as the one gather that reads it back.
@@ -54,6 +67,12 @@ struct CutPlan {
 /// are float results of pure, region-free ops other than gathers and
 /// constants.
 CutPlan planCuts(DomainOp domain, uint64_t minGain);
+
+/// Sets `plan.padded` when `domain` (cut by `plan`, which is not empty) has
+/// no results and every write is an accumulate of a cut value times finite
+/// constants (`mulf` by a constant, `negf`): zero in, zero out, so the
+/// zero border stands for the points where a statement is not valid.
+void planPaddedGather(DomainOp domain, CutPlan &plan);
 
 } // namespace mlir::stencil
 

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AffineEmitter.h"
-#include "CutPlan.h"
+#include "CutEmitter.h"
 #include "Stencil/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -97,35 +97,34 @@ static void readBackCuts(RewriterBase &rewriter, DomainOp domain,
       rewriter.eraseOp(op);
 }
 
+void mlir::stencil::emitCut(RewriterBase &rewriter, DomainOp domain,
+                            const CutPlan &plan) {
+  Location loc = domain.getLoc();
+  rewriter.setInsertionPoint(domain);
+  SmallVector<Value> sizes = emitTemporarySizes(rewriter, domain);
+  SmallVector<Value> temps;
+  for (const CutValue &cut : plan.cuts) {
+    SmallVector<int64_t> shape(domain.getRank(), ShapedType::kDynamic);
+    auto type = MemRefType::get(shape, cut.op->getResult(0).getType());
+    temps.push_back(memref::AllocOp::create(rewriter, loc, type, sizes,
+                                            rewriter.getI64IntegerAttr(64)));
+  }
+  emitFillDomain(rewriter, domain, plan, temps);
+  Block *block = domain->getBlock();
+  if (block->mightHaveTerminator())
+    rewriter.setInsertionPoint(block->getTerminator());
+  else
+    rewriter.setInsertionPointToEnd(block);
+  for (Value temp : temps)
+    memref::DeallocOp::create(rewriter, loc, temp);
+  readBackCuts(rewriter, domain, plan, temps);
+}
+
 namespace {
 struct StencilCutSharedPass
     : public mlir::stencil::impl::StencilCutSharedPassBase<
           StencilCutSharedPass> {
   using Base::Base;
-
-  /// Cuts one domain: temporaries before it, freed at the end of its
-  /// block, the fill domain right before it.
-  void cut(IRRewriter &rewriter, DomainOp domain, const CutPlan &plan) {
-    Location loc = domain.getLoc();
-    rewriter.setInsertionPoint(domain);
-    SmallVector<Value> sizes = emitTemporarySizes(rewriter, domain);
-    SmallVector<Value> temps;
-    for (const CutValue &cut : plan.cuts) {
-      SmallVector<int64_t> shape(domain.getRank(), ShapedType::kDynamic);
-      auto type = MemRefType::get(shape, cut.op->getResult(0).getType());
-      temps.push_back(memref::AllocOp::create(rewriter, loc, type, sizes,
-                                              rewriter.getI64IntegerAttr(64)));
-    }
-    emitFillDomain(rewriter, domain, plan, temps);
-    Block *block = domain->getBlock();
-    if (block->mightHaveTerminator())
-      rewriter.setInsertionPoint(block->getTerminator());
-    else
-      rewriter.setInsertionPointToEnd(block);
-    for (Value temp : temps)
-      memref::DeallocOp::create(rewriter, loc, temp);
-    readBackCuts(rewriter, domain, plan, temps);
-  }
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
@@ -136,6 +135,8 @@ struct StencilCutSharedPass
     });
     for (DomainOp domain : domains) {
       CutPlan plan = planCuts(domain, minGain);
+      if (padded)
+        planPaddedGather(domain, plan);
       if (!plan.cuts.empty() && !hasNonNegativeConstantLowerBounds(domain)) {
         if (report)
           domain.emitRemark()
@@ -148,8 +149,10 @@ struct StencilCutSharedPass
         plan.printJSON(os);
         domain.emitRemark() << "cut plan: " << json;
       }
-      if (!plan.cuts.empty())
-        cut(rewriter, domain, plan);
+      if (plan.padded)
+        emitPaddedGather(rewriter, domain, plan);
+      else if (!plan.cuts.empty())
+        emitCut(rewriter, domain, plan);
     }
   }
 };

@@ -30,6 +30,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
     if (options.cut) {
       StencilCutSharedPassOptions cut;
       cut.minGain = options.cutMinGain;
+      cut.padded = options.cutPadded;
       pm.addPass(createStencilCutSharedPass(cut));
     }
     StencilScatterToGatherPassOptions toGather;

@@ -111,6 +111,20 @@ def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
     read of it per point, so the default only cuts where recomputation
     clearly costs more than that memory traffic.
 
+    #### The padded gather form
+    When every write of the cut domain accumulates a cut value times
+    constants (`mulf` by a finite constant, `negf`), as in the adjoint of
+    `g(sum of taps)`, the pass (`padded`, default) writes the gather form
+    itself and no boundary nests are needed. The temporaries get a zero
+    border of `h_k = max o_k - min o_k` points on each side of dimension
+    `k` and are indexed by `p + h`; then, for each accumulated array `A`,
+    one domain over the box its statements write,
+    `[lb + min o^A, ub + max o^A)`, adds at each point the values of its
+    statements, in program order, read at `q - o_s + h`. Where a statement
+    is not valid the border gives zero, and a constant times zero adds
+    nothing. The domains run only if the original one is non-empty. The
+    cost: the border zeroing and a temporary `2 h` larger per dimension.
+
     Results do not change: the stored value is the one the statements
     computed, and every statement still runs in program order at each
     point.
@@ -121,17 +135,23 @@ def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
       left as it is (with a remark under `report`).
 
     #### Output IR
-    - `affine.max`, `memref.alloc`, `memref.dealloc`, and stencil domains.
+    - `affine.max`, `affine.apply`, `memref.alloc`, `memref.dealloc`,
+      `scf.if` (the padded form's non-empty guard), and stencil domains.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
   let options = [
     Option<"minGain", "min-gain", "uint64_t",
            "::mlir::stencil::kDefaultCutMinGain",
            "Cut a value only if it saves at least this many ops per point "
            "and gather nest">,
+    Option<"padded", "padded", "bool", "true",
+           "Write a cut domain whose statements are cut values times "
+           "constants as gathers over zero-bordered temporaries">,
     Option<"report", "report", "bool", "false",
            "Emit a remark at each scatter domain with its cut plan as JSON">,
   ];

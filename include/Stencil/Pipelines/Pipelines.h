@@ -48,6 +48,12 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Cut a value only if it saves at least this many ops "
                      "per point and gather nest"),
       llvm::cl::init(kDefaultCutMinGain)};
+  PassOptions::Option<bool> cutPadded{
+      *this, "cut-padded",
+      llvm::cl::desc("Write cut domains whose statements are cut values "
+                     "times constants as gathers over zero-bordered "
+                     "temporaries (no boundary nests)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fuseReset{
       *this, "fuse-reset",
       llvm::cl::desc("Fuse the reset of output adjoints into the gather "

@@ -1,4 +1,5 @@
-// RUN: stencil-opt %s "--stencil-cut-shared=min-gain=1" -split-input-file | FileCheck %s
+// RUN: stencil-opt %s "--stencil-cut-shared=min-gain=1 padded=0" -split-input-file | FileCheck %s
+// RUN: stencil-opt %s "--stencil-cut-shared=min-gain=1" -split-input-file | FileCheck %s --check-prefix=PADDED
 // RUN: stencil-opt %s --stencil-cut-shared -split-input-file | FileCheck %s --check-prefix=DEFAULT
 // RUN: stencil-opt %s "--stencil-cut-shared=min-gain=1 report" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
 
@@ -9,7 +10,7 @@
 // stored once, each shift reads it back with one gather: 3 ops, a gain of
 // (3 - 1) * 8 = 16, below the default min-gain of 64.
 
-// PLAN: remark: cut plan: {"ops_before": 24, "ops_after": 3, "cuts": [{"op": "arith.mulf", "shifts": 3, "slice_ops": 8, "gain": 16}]}
+// PLAN: remark: cut plan: {"ops_before": 24, "ops_after": 3, "padded": [2], "cuts": [{"op": "arith.mulf", "shifts": 3, "slice_ops": 8, "gain": 16}]}
 
 // CHECK-LABEL: func.func @sin3
 // CHECK:       %[[N:.*]] = affine.max #{{.*}}()[%arg2]
@@ -33,6 +34,52 @@
 // CHECK-NEXT:  }
 // CHECK-NEXT:  memref.dealloc %[[T]] : memref<?xf64>
 // CHECK-NEXT:  return
+// Padded (every statement is the cut value): offsets -1..1 give a border of
+// h = 2. The temporary spans [0, ub + 4) = [0, n + 3): zero below
+// lb + h = 3 and from ub + h = n + 1 on, the value at p + 2 for p in
+// [1, n - 1), its gathers shifted by -2. The gather domain covers the
+// written box [lb - 1, ub + 1) = [0, n) and reads the temporary at
+// h - o = 1, 2, 3 for the statements' offsets 1, 0, -1, summed in program
+// order. Everything runs only if the domain is non-empty.
+// PADDED-LABEL: func.func @sin3
+// PADDED:       scf.if
+// PADDED:         %[[N:.*]] = affine.apply #{{.*}}()[%arg2]
+// PADDED-NEXT:    %[[T:.*]] = memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?xf64>
+// PADDED-NEXT:    stencil.domain (%{{.*}}) = (0) to (3) {
+// PADDED-NEXT:      arith.constant 0.0
+// PADDED-NEXT:      stencil.store %{{.*}} to %[[T]]
+// PADDED-NEXT:    }
+// PADDED-NEXT:    stencil.domain (%{{.*}}) = (%arg2 + 1) to (%arg2 + 3) {
+// PADDED-NEXT:      arith.constant 0.0
+// PADDED-NEXT:      stencil.store %{{.*}} to %[[T]]
+// PADDED-NEXT:    }
+// PADDED-NEXT:    stencil.domain (%{{.*}}) = (3) to (%arg2 + 1) {
+// PADDED-NEXT:      stencil.gather %arg0[-3]
+// PADDED-NEXT:      stencil.gather %arg0[-2]
+// PADDED-NEXT:      stencil.gather %arg0[-1]
+// PADDED-NEXT:      arith.addf
+// PADDED-NEXT:      arith.addf
+// PADDED-NEXT:      stencil.gather %arg3[-2]
+// PADDED-NEXT:      math.cos
+// PADDED-NEXT:      %[[V:.*]] = arith.mulf
+// PADDED-NEXT:      stencil.store %[[V]] to %[[T]]
+// PADDED-NEXT:    }
+// PADDED-NEXT:    stencil.domain (%{{.*}}) = (0) to (%arg2) {
+// PADDED-NEXT:      %[[A:.*]] = stencil.gather %[[T]][1]
+// PADDED-NEXT:      %[[B:.*]] = stencil.gather %[[T]][2]
+// PADDED-NEXT:      %[[AB:.*]] = arith.addf %[[A]], %[[B]]
+// PADDED-NEXT:      %[[C:.*]] = stencil.gather %[[T]][3]
+// PADDED-NEXT:      %[[S:.*]] = arith.addf %[[AB]], %[[C]]
+// PADDED-NEXT:      stencil.accumulate %[[S]] to %arg4[0]
+// PADDED-NEXT:    }
+// PADDED-NEXT:    memref.dealloc %[[T]]
+// PADDED-NEXT:  }
+// The reset of rb, after the guard.
+// PADDED-NEXT:  stencil.domain
+// PADDED-NEXT:    arith.constant 0.0
+// PADDED-NEXT:    stencil.store %{{.*}} to %arg3
+// PADDED-NEXT:  }
+// PADDED-NEXT:  return
 // DEFAULT-LABEL: func.func @sin3
 // DEFAULT-NOT:   memref.alloc
 // DEFAULT:       math.cos
@@ -67,7 +114,7 @@ func.func @sin3(%u: memref<?xf64>, %r: memref<?xf64>, %n: index,
 // the 4 shifts evaluate 4 + 4 + 2 + 2 ops; after, one gather each. The
 // domain result uses x as well, and reads it back too.
 
-// PLAN: remark: cut plan: {"ops_before": 12, "ops_after": 4, "cuts": [{"op": "math.exp", "shifts": 2, "slice_ops": 4, "gain": 4}, {"op": "math.sin", "shifts": 2, "slice_ops": 2, "gain": 2}]}
+// PLAN: remark: cut plan: {"ops_before": 12, "ops_after": 4, "padded": null, "cuts": [{"op": "math.exp", "shifts": 2, "slice_ops": 4, "gain": 4}, {"op": "math.sin", "shifts": 2, "slice_ops": 2, "gain": 2}]}
 
 // CHECK-LABEL: func.func @two_cuts
 // CHECK:       %[[TE:.*]] = memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
@@ -124,6 +171,22 @@ func.func @symbolic_lower(%u: memref<?xf64>, %ub: memref<?xf64>, %lo: index,
     %2 = math.cos %1 : f64
     stencil.accumulate %2 to %ub[1] : memref<?xf64>
     stencil.accumulate %2 to %ub[-1] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// Padded, over a domain that is empty by its constant bounds: nothing runs,
+// so nothing is emitted, and the scatter domain is gone.
+// PADDED-LABEL: func.func @empty
+// PADDED-NEXT:    return
+func.func @empty(%u: memref<?xf64>, %ub: memref<?xf64>) {
+  stencil.domain (%i) = (4) to (4) {
+    %0 = stencil.gather %u[0] : memref<?xf64>
+    %1 = math.cos %0 : f64
+    stencil.accumulate %1 to %ub[1] : memref<?xf64>
+    stencil.accumulate %1 to %ub[-1] : memref<?xf64>
   }
   return
 }

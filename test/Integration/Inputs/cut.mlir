@@ -68,3 +68,39 @@ func.func @result1d(%r: memref<?xf64> {stencil.active},
   }
   return %sum : f64
 }
+
+// Padded: r[i] = exp(u[i-2] - u[i+1]) over [2, n-1). The adjoint's two
+// statements are the cut value and its negation, at offsets -2 and 1: a
+// border of 3 on each side.
+func.func @exp1d(%r: memref<?xf64> {stencil.active},
+                 %u: memref<?xf64> {stencil.active}, %n: index) {
+  stencil.domain (%i) = (2) to (%n - 1) {
+    %a = stencil.gather %u[-2] : memref<?xf64>
+    %b = stencil.gather %u[1] : memref<?xf64>
+    %d = arith.subf %a, %b : f64
+    %y = math.exp %d : f64
+    stencil.store %y to %r : memref<?xf64>
+  }
+  return
+}
+
+// Padded: r[i,j] = tanh(u[i-1,j] + u[i+1,j] + 0.5 u[i,j-1] + u[i,j+1]) over
+// [1, n-1) x [2, m-1): four statements, one scaled by 0.5.
+func.func @tanh2d(%r: memref<?x?xf64> {stencil.active},
+                  %u: memref<?x?xf64> {stencil.active}, %n: index,
+                  %m: index) {
+  stencil.domain (%i, %j) = (1, 2) to (%n - 1, %m - 1) {
+    %half = arith.constant 0.5 : f64
+    %w = stencil.gather %u[-1, 0] : memref<?x?xf64>
+    %e = stencil.gather %u[1, 0] : memref<?x?xf64>
+    %s = stencil.gather %u[0, -1] : memref<?x?xf64>
+    %nn = stencil.gather %u[0, 1] : memref<?x?xf64>
+    %hs = arith.mulf %half, %s : f64
+    %t0 = arith.addf %w, %e : f64
+    %t1 = arith.addf %t0, %hs : f64
+    %t2 = arith.addf %t1, %nn : f64
+    %y = math.tanh %t2 : f64
+    stencil.store %y to %r : memref<?x?xf64>
+  }
+  return
+}
