@@ -8,14 +8,14 @@
 # ===----------------------------------------------------------------------=== #
 
 # Kernels with their own IR (compile statistics are per kernel).
-KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27"]
+KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27", "sin125"]
 # What is timed: each kernel at its main size, wave3d also at the
 # cache-resident sizes of issue 11 (StencilKernel::extraSizes).
 BENCH_KERNELS = ["wave3d", "wave3d_n128", "wave3d_n64", "burgers1d",
-                 "paper1d", "dense27"]
+                 "paper1d", "dense27", "sin125"]
 VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
             "gather_unfused", "gather_planes", "gather_guarded",
-            "gather_noreset", "scatter_serial",
+            "gather_noreset", "gather_cut", "scatter_serial",
             "scatter_atomic", "halide_primal", "halide_adjoint"]
 VARIANT_LABELS = {
     "primal": "primal (ours)",
@@ -26,6 +26,7 @@ VARIANT_LABELS = {
     "gather_planes": "gather, reset by planes",
     "gather_guarded": "gather, guarded slabs",
     "gather_noreset": "gather, no reset",
+    "gather_cut": "gather, every shared value cut",
     "scatter_serial": "scatter adjoint, serial",
     "scatter_atomic": "scatter adjoint, atomic",
     "halide_primal": "Halide 14 primal",
@@ -37,6 +38,7 @@ KERNEL_SOURCES = {
     "burgers1d": "examples/burgers1d.mlir",
     "paper1d": "examples/paper1d.mlir",
     "dense27": "bench/kernels/dense27.mlir",
+    "sin125": "bench/kernels/sin125.mlir",
 }
 # `--convert-to-omp` options of each adjoint variant.
 PIPELINES = {
