@@ -36,6 +36,11 @@ using namespace mlir;
 static const char *const kPipelines[] = {
     "builtin.module(stencil-adjoint,convert-to-omp)",
     "builtin.module(stencil-adjoint,convert-to-omp{boundary=exact})",
+    // Every shared value cut, so that small inputs reach both forms of
+    // --stencil-cut-shared (the default min-gain leaves them uncut).
+    "builtin.module(stencil-adjoint,convert-to-omp{cut-min-gain=1})",
+    ("builtin.module(stencil-adjoint,"
+     "convert-to-omp{cut-min-gain=1 cut-padded=0})"),
     "builtin.module(stencil-adjoint,convert-to-omp{scatter=serial})",
     ("builtin.module(stencil-adjoint{reset-output-adjoints=false},"
      "convert-to-omp{scatter=atomic})"),
