@@ -1,0 +1,80 @@
+/*===- Checkpoint.h - Binomial checkpointing schedules --------------*- C -*-===//
+ *
+ * The run-time schedule of a reversed time loop (issue 12): which states to
+ * keep, which steps to recompute, in which order to run the adjoint steps.
+ * The adjoint of T steps needs the state before each step, in reverse
+ * order; with S snapshot slots (the caller's memory budget, counting the
+ * slot that holds the initial state) the schedule is Griewank and Walther's
+ * binomial checkpointing (Revolve, ACM TOMS 26(1), 2000), which recomputes
+ * the fewest steps possible:
+ *
+ *   r T - C(S + r, r - 1)  forward steps,  r the least with C(S + r, r) >= T,
+ *
+ * T - 1 when S >= T (store all), T (T - 1) / 2 when S = 1.
+ *
+ * The schedule is a stream of actions that the caller carries out on one
+ * working state:
+ *
+ *   STENCIL_CKPT_STORE    copy the working state (before step `step`) into
+ *                         slot `slot`;
+ *   STENCIL_CKPT_RESTORE  copy slot `slot` (the state before step `step`)
+ *                         into the working state;
+ *   STENCIL_CKPT_ADVANCE  run the primal steps [step, end) on it;
+ *   STENCIL_CKPT_REVERSE  run the adjoint of step `step` (the working state
+ *                         is the one before it);
+ *   STENCIL_CKPT_DONE     every step has been reversed.
+ *
+ * Steps are reversed from T - 1 down to 0, each once. Slots are used as a
+ * stack: slot k is only written while slots 0 .. k-1 hold live states. The
+ * schedule is computed as it goes, in O(S) memory and O(log T) time per
+ * action (the binomial split of each interval is found by bisection on the
+ * convex cost of its two parts).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef STENCIL_RUNTIME_CHECKPOINT_H
+#define STENCIL_RUNTIME_CHECKPOINT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum stencil_ckpt_kind {
+  STENCIL_CKPT_STORE,
+  STENCIL_CKPT_RESTORE,
+  STENCIL_CKPT_ADVANCE,
+  STENCIL_CKPT_REVERSE,
+  STENCIL_CKPT_DONE,
+} stencil_ckpt_kind;
+
+typedef struct stencil_ckpt_action {
+  stencil_ckpt_kind kind;
+  int64_t step; /* STORE, RESTORE, REVERSE: the step; ADVANCE: the first. */
+  int64_t end;  /* ADVANCE: one past the last step run. */
+  int64_t slot; /* STORE, RESTORE. */
+} stencil_ckpt_action;
+
+/* The schedule's state: an explicit stack of the intervals still to
+ * reverse. Opaque; sized by stencil_ckpt_init. */
+typedef struct stencil_ckpt_schedule stencil_ckpt_schedule;
+
+/* A schedule for `steps` >= 0 steps and `slots` >= 1 snapshot slots, or
+ * NULL (bad arguments, or no memory). Free it with stencil_ckpt_free. */
+stencil_ckpt_schedule *stencil_ckpt_init(int64_t steps, int64_t slots);
+
+/* The next action; STENCIL_CKPT_DONE from then on once all are reversed. */
+stencil_ckpt_action stencil_ckpt_next(stencil_ckpt_schedule *schedule);
+
+void stencil_ckpt_free(stencil_ckpt_schedule *schedule);
+
+/* The primal steps the whole schedule runs (the sum of end - step over its
+ * ADVANCE actions): the optimum above, or -1 if it exceeds INT64_MAX. */
+int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* STENCIL_RUNTIME_CHECKPOINT_H */

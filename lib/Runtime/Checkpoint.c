@@ -1,0 +1,167 @@
+/*===- Checkpoint.c - Binomial checkpointing schedules --------------*- C -*-===//
+ *
+ * This file implements Stencil/Runtime/Checkpoint.h. The schedule reverses
+ * an interval [b, e) whose first state is kept in slot k, with the c = S - k
+ * slots from k on at its disposal:
+ *
+ *   e - b == 1:  reverse b;
+ *   c == 1:      repeatedly restore b, advance to e - 1, reverse e - 1;
+ *   otherwise:   restore b, advance to a split m, keep m in slot k + 1,
+ *                reverse [m, e) with c - 1 slots, then [b, m) with c.
+ *
+ * The split minimises m + F(e - m - b, c - 1) + F(m - b, c), where F(l, c)
+ * = r l - C(c + r, r - 1) is the optimal cost of l steps with c slots
+ * (Griewank and Walther). F is convex and piecewise linear in l, so the sum
+ * is convex in m and its least minimiser is found by bisection on its
+ * forward difference. A state is stored only when the interval advances
+ * past it, so a last step is reversed without a copy.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "Stencil/Runtime/Checkpoint.h"
+
+#include <stdlib.h>
+
+typedef __int128 wide;
+
+/* One interval still to reverse. */
+typedef struct frame {
+  int64_t begin, end;
+  int stored; /* The state before `begin` is in slot `depth`. */
+} frame;
+
+struct stencil_ckpt_schedule {
+  int64_t slots;
+  int64_t depth;    /* Index of the top frame (and its slot); -1: done. */
+  int64_t position; /* Step the working state is before; -1: unknown. */
+  frame *frames;    /* min(slots, steps) + 1 entries. */
+};
+
+/* F(l, c): forward steps to reverse l steps with c >= 1 slots, the first
+ * holding the state before the first step. */
+static wide optimalCost(int64_t l, int64_t c) {
+  if (l <= 1)
+    return 0;
+  if (c == 1)
+    return (wide)l * (l - 1) / 2;
+  /* beta = C(c + r, r), the most steps r repetitions cover. */
+  wide beta = 1;
+  int64_t r = 0;
+  while (beta < l) {
+    ++r;
+    beta = beta * (c + r) / r;
+  }
+  /* C(c + r, r - 1) = C(c + r, r) * r / (c + 1). */
+  return (wide)r * l - beta * r / (c + 1);
+}
+
+/* The least minimiser m in [1, l - 1] of
+ * m + F(l - m, c - 1) + F(m, c), for l >= 2 and c >= 2. */
+static int64_t split(int64_t l, int64_t c) {
+  int64_t lo = 1, hi = l - 1; /* The answer is in [lo, hi]. */
+  while (lo < hi) {
+    int64_t m = lo + (hi - lo) / 2;
+    wide delta = 1 + optimalCost(l - m - 1, c - 1) -
+                 optimalCost(l - m, c - 1) + optimalCost(m + 1, c) -
+                 optimalCost(m, c);
+    if (delta >= 0)
+      hi = m;
+    else
+      lo = m + 1;
+  }
+  return lo;
+}
+
+stencil_ckpt_schedule *stencil_ckpt_init(int64_t steps, int64_t slots) {
+  if (steps < 0 || slots < 1)
+    return NULL;
+  /* One frame per slot, plus the one-step frame the last slot advances to;
+   * nested frames start at distinct steps, so never more than steps + 1. */
+  int64_t frames = (slots < steps ? slots : steps) + 1;
+  stencil_ckpt_schedule *s = malloc(sizeof(*s));
+  if (!s)
+    return NULL;
+  s->frames = malloc((size_t)frames * sizeof(frame));
+  if (!s->frames) {
+    free(s);
+    return NULL;
+  }
+  s->slots = slots;
+  s->position = 0;
+  s->depth = steps > 0 ? 0 : -1;
+  s->frames[0] = (frame){0, steps, 0};
+  return s;
+}
+
+void stencil_ckpt_free(stencil_ckpt_schedule *schedule) {
+  if (!schedule)
+    return;
+  free(schedule->frames);
+  free(schedule);
+}
+
+static stencil_ckpt_action action(stencil_ckpt_kind kind, int64_t step,
+                                  int64_t end, int64_t slot) {
+  return (stencil_ckpt_action){kind, step, end, slot};
+}
+
+/* Brings the working state to the top frame's first state, storing it
+ * first if it is about to be advanced past; returns the action to emit, or
+ * DONE when there is none. */
+static stencil_ckpt_action prepare(stencil_ckpt_schedule *s, frame *top) {
+  if (s->position == top->begin) {
+    if (top->stored)
+      return action(STENCIL_CKPT_DONE, 0, 0, 0);
+    top->stored = 1;
+    return action(STENCIL_CKPT_STORE, top->begin, 0, s->depth);
+  }
+  /* Away from its first state, so it was advanced past it: stored. */
+  s->position = top->begin;
+  return action(STENCIL_CKPT_RESTORE, top->begin, 0, s->depth);
+}
+
+stencil_ckpt_action stencil_ckpt_next(stencil_ckpt_schedule *s) {
+  if (!s || s->depth < 0)
+    return action(STENCIL_CKPT_DONE, 0, 0, 0);
+  frame *top = &s->frames[s->depth];
+  int64_t length = top->end - top->begin;
+  if (length == 1) {
+    if (s->position != top->begin) {
+      s->position = top->begin;
+      return action(STENCIL_CKPT_RESTORE, top->begin, 0, s->depth);
+    }
+    int64_t step = top->begin;
+    /* The slot is free again; the parent resumes below its split. */
+    --s->depth;
+    return action(STENCIL_CKPT_REVERSE, step, 0, 0);
+  }
+  stencil_ckpt_action pending = prepare(s, top);
+  if (pending.kind != STENCIL_CKPT_DONE)
+    return pending;
+  int64_t c = s->slots - s->depth;
+  if (c == 1) {
+    /* Advance to the last step; the next call reverses it. */
+    int64_t last = top->end - 1;
+    s->position = last;
+    top->end = last;
+    /* A frame of one step for the last one. It is reversed from the
+     * working state without being stored, so it needs no slot. */
+    ++s->depth;
+    s->frames[s->depth] = (frame){last, last + 1, 0};
+    return action(STENCIL_CKPT_ADVANCE, top->begin, last, 0);
+  }
+  int64_t m = top->begin + split(length, c);
+  int64_t end = top->end;
+  s->position = m;
+  top->end = m;
+  ++s->depth;
+  s->frames[s->depth] = (frame){m, end, 0};
+  return action(STENCIL_CKPT_ADVANCE, top->begin, m, 0);
+}
+
+int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots) {
+  if (steps < 0 || slots < 1)
+    return -1;
+  wide cost = optimalCost(steps, slots);
+  return cost > INT64_MAX ? -1 : (int64_t)cost;
+}

@@ -1,0 +1,170 @@
+/*===- checkpoint_test.c - Checks of the checkpointing schedule -----*- C -*-===//
+ *
+ * Runs stencil_ckpt schedules (Stencil/Runtime/Checkpoint.h) on a simulated
+ * working state and checks, for every number of steps T and slots S in a
+ * range and for a few large cases:
+ *   - every action is legal: STORE keeps the working state's step in a
+ *     slot at most one above the slots in use, RESTORE reads a slot that
+ *     holds the step it names, ADVANCE starts at the working state's step
+ *     and stays in [0, T), REVERSE runs on the state before its step;
+ *   - every step is reversed exactly once, from T - 1 down to 0;
+ *   - no more than S slots are used;
+ *   - the forward steps equal stencil_ckpt_forward_steps(T, S), which equals
+ *     the optimum of the recurrence F(l, c) = min over m of
+ *     m + F(l - m, c - 1) + F(m, c), F(1, c) = 0, F(l, 1) = l (l - 1) / 2,
+ *     computed here by brute force (the reference, independent of the
+ *     closed form and of the schedule);
+ *   - store-all (S >= T) costs T - 1, S = 1 costs T (T - 1) / 2;
+ *   - bad arguments give NULL.
+ * Prints one line per failure and "<n> passed, <m> failed".
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "Stencil/Runtime/Checkpoint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { kMaxSteps = 64, kMaxSlots = 12 };
+
+static int passed, failed;
+
+static void check(int ok, const char *what, long long t, long long s) {
+  if (ok) {
+    ++passed;
+    return;
+  }
+  ++failed;
+  printf("FAIL: %s (T = %lld, S = %lld)\n", what, t, s);
+}
+
+/* F(l, c) by brute force over the first split. */
+static long long reference[kMaxSteps + 1][kMaxSlots + 1];
+static void computeReference(void) {
+  for (int c = 1; c <= kMaxSlots; ++c)
+    for (int l = 0; l <= kMaxSteps; ++l) {
+      if (l <= 1) {
+        reference[l][c] = 0;
+        continue;
+      }
+      if (c == 1) {
+        reference[l][c] = (long long)l * (l - 1) / 2;
+        continue;
+      }
+      long long best = -1;
+      for (int m = 1; m < l; ++m) {
+        long long cost = m + reference[l - m][c - 1] + reference[m][c];
+        if (best < 0 || cost < best)
+          best = cost;
+      }
+      reference[l][c] = best;
+    }
+}
+
+/* Runs the schedule for (steps, slots); returns its forward steps, or -1
+ * after reporting the first illegal action. */
+static long long simulate(long long steps, long long slots) {
+  stencil_ckpt_schedule *s = stencil_ckpt_init(steps, slots);
+  if (!s) {
+    check(0, "init returned NULL", steps, slots);
+    return -1;
+  }
+  long long *slot = malloc((size_t)(slots + 1) * sizeof(long long));
+  long long used = 0, position = 0, next = steps - 1, forward = 0;
+  long long result = -1;
+  const char *error = NULL;
+  for (long long n = 0;; ++n) {
+    stencil_ckpt_action a = stencil_ckpt_next(s);
+    if (a.kind == STENCIL_CKPT_DONE) {
+      if (next != -1)
+        error = "DONE before every step was reversed";
+      else
+        result = forward;
+      break;
+    }
+    if (n > 64 * (steps + 1) * (steps + 1) + 1000) {
+      error = "too many actions";
+      break;
+    }
+    switch (a.kind) {
+    case STENCIL_CKPT_STORE:
+      if (a.slot < 0 || a.slot >= slots || a.slot > used)
+        error = "STORE to a slot out of the stack";
+      else if (a.step != position)
+        error = "STORE of a step that is not the working state's";
+      else {
+        slot[a.slot] = position;
+        used = a.slot + 1;
+      }
+      break;
+    case STENCIL_CKPT_RESTORE:
+      if (a.slot < 0 || a.slot >= used || slot[a.slot] != a.step)
+        error = "RESTORE of a slot that does not hold that step";
+      else {
+        position = a.step;
+        used = a.slot + 1; /* Slots above are dead from now on. */
+      }
+      break;
+    case STENCIL_CKPT_ADVANCE:
+      if (a.step != position || a.end <= a.step || a.end >= steps)
+        error = "ADVANCE from elsewhere, or beyond the last step";
+      else {
+        forward += a.end - a.step;
+        position = a.end;
+      }
+      break;
+    case STENCIL_CKPT_REVERSE:
+      if (a.step != next || position != a.step)
+        error = "REVERSE out of order or without its state";
+      else
+        --next;
+      break;
+    default:
+      error = "unknown action";
+    }
+    if (error)
+      break;
+  }
+  if (error)
+    check(0, error, steps, slots);
+  free(slot);
+  stencil_ckpt_free(s);
+  return result;
+}
+
+int main(void) {
+  computeReference();
+  for (long long t = 0; t <= kMaxSteps; ++t)
+    for (long long c = 1; c <= kMaxSlots; ++c) {
+      long long forward = simulate(t, c);
+      if (forward < 0)
+        continue;
+      check(forward == stencil_ckpt_forward_steps(t, c),
+            "forward steps differ from stencil_ckpt_forward_steps", t, c);
+      check(forward == reference[t][c],
+            "forward steps differ from the brute-force optimum", t, c);
+    }
+  /* Large cases: the closed form's special values, and a legal, optimal
+   * schedule at sizes a time loop has. */
+  static const long long large[][2] = {
+      {1000, 1}, {1000, 1000}, {1000, 5000}, {100000, 10},
+      {100000, 50}, {3000, 2}, {65536, 16}};
+  for (size_t i = 0; i < sizeof(large) / sizeof(large[0]); ++i) {
+    long long t = large[i][0], c = large[i][1];
+    long long forward = simulate(t, c);
+    check(forward >= 0 && forward == stencil_ckpt_forward_steps(t, c),
+          "large schedule not optimal", t, c);
+  }
+  check(stencil_ckpt_forward_steps(1000, 1) == 1000LL * 999 / 2,
+        "S = 1 does not cost T (T - 1) / 2", 1000, 1);
+  check(stencil_ckpt_forward_steps(1000, 1000) == 999,
+        "store-all does not cost T - 1", 1000, 1000);
+  check(stencil_ckpt_forward_steps(5000000000LL, 1) == -1,
+        "overflow not reported", 5000000000LL, 1);
+  check(stencil_ckpt_init(-1, 4) == NULL, "negative steps accepted", -1, 4);
+  check(stencil_ckpt_init(10, 0) == NULL, "zero slots accepted", 10, 0);
+  stencil_ckpt_action done = stencil_ckpt_next(NULL);
+  check(done.kind == STENCIL_CKPT_DONE, "NULL schedule not DONE", 0, 0);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
