@@ -10,6 +10,8 @@
 #include "BenchHarness.h"
 #include "HalidePeers.h"
 
+#include <cstdlib>
+
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "burgers1d_gather_compact.h"
@@ -83,6 +85,9 @@ public:
     case Variant::ScatterAtomic:
       return _mlir_ciface_burgers1d_adj_scatter_atomic(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);
+    case Variant::CGatherCore:
+    case Variant::CGatherTiled:
+      std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::burgers1dPrimal(peerArrays(u, u_1b));
     case Variant::HalideAdjoint:

@@ -10,6 +10,8 @@
 #include "BenchHarness.h"
 #include "HalidePeers.h"
 
+#include <cstdlib>
+
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "dense27_gather_compact.h"
@@ -73,6 +75,9 @@ public:
       return _mlir_ciface_dense27_adj_scatter_serial(&dr, &du, n, &drb, &dub);
     case Variant::ScatterAtomic:
       return _mlir_ciface_dense27_adj_scatter_atomic(&dr, &du, n, &drb, &dub);
+    case Variant::CGatherCore:
+    case Variant::CGatherTiled:
+      std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::dense27Primal(peerArrays(r, u_b));
     case Variant::HalideAdjoint:

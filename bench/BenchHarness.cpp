@@ -60,7 +60,8 @@ const std::vector<Variant> &stencil::bench::allVariants() {
         Variant::Primal,        Variant::ReferenceC,    Variant::GatherCompact,
         Variant::GatherExact,   Variant::GatherUnfused, Variant::GatherPlanes,
         Variant::GatherGuarded, Variant::GatherNoReset, Variant::GatherCut,
-        Variant::ScatterSerial, Variant::ScatterAtomic};
+        Variant::ScatterSerial, Variant::ScatterAtomic, Variant::CGatherCore,
+        Variant::CGatherTiled};
     if (halide::available()) {
       list.push_back(Variant::HalidePrimal);
       list.push_back(Variant::HalideAdjoint);
@@ -68,6 +69,14 @@ const std::vector<Variant> &stencil::bench::allVariants() {
     return list;
   }();
   return variants;
+}
+
+std::vector<Variant> stencil::bench::StencilKernel::variants() const {
+  std::vector<Variant> list;
+  for (Variant v : allVariants())
+    if (v != Variant::CGatherCore && v != Variant::CGatherTiled)
+      list.push_back(v);
+  return list;
 }
 
 bool stencil::bench::isHalide(Variant v) {
@@ -126,6 +135,10 @@ const char *stencil::bench::variantName(Variant v) {
     return "scatter_serial";
   case Variant::ScatterAtomic:
     return "scatter_atomic";
+  case Variant::CGatherCore:
+    return "c_gather_core";
+  case Variant::CGatherTiled:
+    return "c_gather_core_tiled";
   case Variant::HalidePrimal:
     return "halide_primal";
   case Variant::HalideAdjoint:

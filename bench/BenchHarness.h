@@ -82,6 +82,8 @@ enum class Variant {
   GatherCut,     ///< Compact, every shared value cut (`cut-min-gain=1`).
   ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
   ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
+  CGatherCore,   ///< Hand-written C gather core, no boundary, no reset.
+  CGatherTiled,  ///< The same in tiles of 32 rows of j (wave3d only).
   HalidePrimal,  ///< The Halide 14 primal (HalidePeers.h).
   HalideAdjoint, ///< The Halide 14 adjoint, `propagate_adjoints`.
 };
@@ -120,8 +122,9 @@ public:
   /// Further sizes run by default, reported as `<name>_n<size>` (the
   /// cache-resident sizes of wave3d).
   virtual std::vector<int64_t> extraSizes() const { return {}; }
-  /// The variants this kernel runs (default: allVariants()).
-  virtual std::vector<Variant> variants() const { return allVariants(); }
+  /// The variants this kernel runs (default: allVariants() but the
+  /// hand-written C gather cores, which only wave3d has).
+  virtual std::vector<Variant> variants() const;
   /// Allocates and fills the primal arrays and the shadows for size `n`.
   virtual void setUp(int64_t n) = 0;
   /// Frees every array.

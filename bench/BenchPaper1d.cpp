@@ -11,6 +11,8 @@
 #include "BenchHarness.h"
 #include "HalidePeers.h"
 
+#include <cstdlib>
+
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "paper1d_gather_compact.h"
@@ -84,6 +86,9 @@ public:
     case Variant::ScatterAtomic:
       return _mlir_ciface_paper1d_adj_scatter_atomic(&dr, &dc, &du, n, &drb,
                                                      &dub);
+    case Variant::CGatherCore:
+    case Variant::CGatherTiled:
+      std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::paper1dPrimal(peerArrays(r, u_b));
     case Variant::HalideAdjoint:

@@ -39,7 +39,7 @@ public:
 
   std::vector<Variant> variants() const override {
     std::vector<Variant> list;
-    for (Variant v : allVariants())
+    for (Variant v : StencilKernel::variants())
       if (v != Variant::GatherExact && v != Variant::GatherPlanes &&
           v != Variant::GatherGuarded && v != Variant::GatherCut)
         list.push_back(v);
@@ -84,6 +84,8 @@ public:
     case Variant::GatherPlanes:
     case Variant::GatherGuarded:
     case Variant::GatherCut:
+    case Variant::CGatherCore:
+    case Variant::CGatherTiled:
       break;
     }
     std::abort(); // Not in variants().

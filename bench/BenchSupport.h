@@ -76,6 +76,14 @@ void paper1d_ref(double *r, const double *c, const double *u, int64_t n);
 /// bench/kernels/dense27.mlir.
 void dense27_ref(double *r, const double *u, int64_t n);
 
+/// The core of the wave3d gather adjoint, untiled and in tiles of J rows
+/// (bench/reference/wave3d_gather_core.c): yardsticks, not whole adjoints.
+void wave3d_gather_core_ref(double *u_1b, double *u_2b, const double *u_b,
+                            const double *c, double D, int64_t n);
+void wave3d_gather_core_tiled_ref(double *u_1b, double *u_2b,
+                                  const double *u_b, const double *c,
+                                  double D, int64_t n, int64_t J);
+
 /// bench/kernels/sin125.mlir.
 void sin125_ref(double *r, const double *u, int64_t n);
 

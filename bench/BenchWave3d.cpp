@@ -9,6 +9,8 @@
 #include "BenchHarness.h"
 #include "HalidePeers.h"
 
+#include <string>
+
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "wave3d_gather_compact.h"
@@ -36,6 +38,8 @@ public:
   int64_t defaultSize() const override { return 320; }
   /// n = 128 (17 MB per array) fits the L3, n = 64 (2 MB) nearly the L2.
   std::vector<int64_t> extraSizes() const override { return {128, 64}; }
+  /// Every variant, the hand-written C gather cores included.
+  std::vector<Variant> variants() const override { return allVariants(); }
 
   void setUp(int64_t size) override {
     n = size;
@@ -48,6 +52,7 @@ public:
     u_2b = Array(n, n * n, 7, 0.0, 0.0);
     if (halide::available())
       checkHalide();
+    checkCores();
   }
 
   void tearDown() override { *this = Wave3d(); }
@@ -88,6 +93,12 @@ public:
     case Variant::ScatterAtomic:
       return _mlir_ciface_wave3d_adj_scatter_atomic(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);
+    case Variant::CGatherCore:
+      return wave3d_gather_core_ref(u_1b.data(), u_2b.data(), u_b.data(),
+                                    c.data(), kD, n);
+    case Variant::CGatherTiled:
+      return wave3d_gather_core_tiled_ref(u_1b.data(), u_2b.data(),
+                                          u_b.data(), c.data(), kD, n, 32);
     case Variant::HalidePrimal:
       return halide::wave3dPrimal(peerArrays(u, u_1b, u_2b));
     case Variant::HalideAdjoint:
@@ -127,6 +138,38 @@ private:
                      u_2b.size());
     u_1b = Array(n, n * n, 6, 0.0, 0.0);
     u_2b = Array(n, n * n, 7, 0.0, 0.0);
+  }
+
+  /// The hand-written C cores against ours on the core points: each from
+  /// zero shadows, everything outside [2, n-2)^3 zeroed before comparing.
+  void checkCores() {
+    run(Variant::GatherNoReset);
+    Array ours1 = coreOf(u_1b), ours2 = coreOf(u_2b);
+    for (Variant v : {Variant::CGatherCore, Variant::CGatherTiled}) {
+      u_1b = Array(n, n * n, 6, 0.0, 0.0);
+      u_2b = Array(n, n * n, 7, 0.0, 0.0);
+      run(v);
+      Array c1 = coreOf(u_1b), c2 = coreOf(u_2b);
+      std::string what = std::string("wave3d ") + variantName(v);
+      requireAgreement((what + " u_1b").c_str(), ours1.data(), c1.data(),
+                       c1.size());
+      requireAgreement((what + " u_2b").c_str(), ours2.data(), c2.data(),
+                       c2.size());
+    }
+    u_1b = Array(n, n * n, 6, 0.0, 0.0);
+    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+  }
+
+  /// A copy of `a` with the points outside [2, n-2)^3 set to zero.
+  Array coreOf(const Array &a) const {
+    Array out(n, n * n, 0, 0.0, 0.0);
+    for (int64_t i = 2; i < n - 2; ++i)
+      for (int64_t j = 2; j < n - 2; ++j)
+        for (int64_t k = 2; k < n - 2; ++k) {
+          int64_t p = (i * n + j) * n + k;
+          out.data()[p] = a.data()[p];
+        }
+    return out;
   }
 
   static constexpr double kD = 0.1;

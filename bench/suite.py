@@ -16,7 +16,8 @@ BENCH_KERNELS = ["wave3d", "wave3d_n128", "wave3d_n64", "burgers1d",
 VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
             "gather_unfused", "gather_planes", "gather_guarded",
             "gather_noreset", "gather_cut", "scatter_serial",
-            "scatter_atomic", "halide_primal", "halide_adjoint"]
+            "scatter_atomic", "c_gather_core", "c_gather_core_tiled",
+            "halide_primal", "halide_adjoint"]
 VARIANT_LABELS = {
     "primal": "primal (ours)",
     "c_primal": "primal (hand-written C)",
@@ -29,6 +30,8 @@ VARIANT_LABELS = {
     "gather_cut": "gather, every shared value cut",
     "scatter_serial": "scatter adjoint, serial",
     "scatter_atomic": "scatter adjoint, atomic",
+    "c_gather_core": "C gather core (no boundary, no reset)",
+    "c_gather_core_tiled": "the same, j-tiles of 32 rows",
     "halide_primal": "Halide 14 primal",
     "halide_adjoint": "Halide 14 adjoint (no reset)",
 }
