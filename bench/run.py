@@ -44,7 +44,7 @@ LLVM_BIN = os.environ.get("STENCIL_LLVM_BIN", "/usr/lib/llvm-22/bin")
 
 
 # Sizes of --quick: small enough for a smoke test, not for numbers.
-QUICK_SIZES = "wave3d=96:128:64,burgers1d=4e6,paper1d=4e6,dense27=96,stream=4e6"
+QUICK_SIZES = "wave3d=96:128:64,burgers1d=4e6,paper1d=4e6,dense27=96,sin125=48,stream=4e6"
 
 
 # ===----------------------------------------------------------------------=== #
