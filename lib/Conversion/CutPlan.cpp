@@ -191,12 +191,18 @@ void mlir::stencil::planPaddedGather(DomainOp domain, CutPlan &plan) {
   unsigned rank = domain.getRank();
   SmallVector<int64_t> lo(rank, 0), hi(rank, 0);
   bool first = true;
+  // The gather form writes each array through one `dims`: the first
+  // accumulate's.
+  llvm::DenseMap<Value, std::optional<ArrayRef<int64_t>>> dimsOf;
   for (Operation &op : body->without_terminator()) {
     auto access = dyn_cast<AccessOpInterface>(&op);
     if (!access || !access.isWrite())
       continue;
     auto acc = dyn_cast<AccumulateOp>(&op);
     if (!acc || !isScaledCut(acc.getValue(), cuts, body))
+      return;
+    auto [it, inserted] = dimsOf.try_emplace(acc.getArray(), acc.getDims());
+    if (!inserted && it->second != acc.getDims())
       return;
     SmallVector<int64_t> offset = *getIterationOffset(access, rank);
     for (unsigned k = 0; k < rank; ++k) {

@@ -71,7 +71,9 @@ CutPlan planCuts(DomainOp domain, uint64_t minGain);
 /// Sets `plan.padded` when `domain` (cut by `plan`, which is not empty) has
 /// no results and every write is an accumulate of a cut value times finite
 /// constants (`mulf` by a constant, `negf`): zero in, zero out, so the
-/// zero border stands for the points where a statement is not valid.
+/// zero border stands for the points where a statement is not valid. The
+/// accumulates into one array must also share their `dims`, which the
+/// array's one gather domain writes through.
 void planPaddedGather(DomainOp domain, CutPlan &plan);
 
 } // namespace mlir::stencil

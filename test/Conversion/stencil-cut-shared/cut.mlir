@@ -190,3 +190,24 @@ func.func @empty(%u: memref<?xf64>, %ub: memref<?xf64>) {
   }
   return
 }
+
+// -----
+
+// Two accumulates into one array through different `dims` (the identity,
+// and a transpose): the padded form writes each array through one `dims`,
+// so this domain is cut but not padded.
+// PLAN: remark: cut plan: {"ops_before": 4, "ops_after": 2, "padded": null, "cuts": [{"op": "math.cos", "shifts": 2, "slice_ops": 2, "gain": 2}]}
+// PADDED-LABEL: func.func @mixed_dims
+// PADDED-NOT:   scf.if
+// PADDED:       memref.alloc
+// PADDED:       stencil.accumulate %{{.*}} to %arg1[1, 0]
+// PADDED:       stencil.accumulate %{{.*}} to %arg1[1, 0] dims [1, 0]
+func.func @mixed_dims(%u: memref<?x?xf64>, %ub: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (1, 1) to (%n - 1, %n - 1) {
+    %0 = stencil.gather %u[0, 0] : memref<?x?xf64>
+    %1 = math.cos %0 : f64
+    stencil.accumulate %1 to %ub[1, 0] : memref<?x?xf64>
+    stencil.accumulate %1 to %ub[1, 0] dims [1, 0] : memref<?x?xf64>
+  }
+  return
+}
