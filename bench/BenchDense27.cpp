@@ -7,8 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BenchHarness.h"
-#include "HalidePeers.h"
+#include "BenchCube.h"
 
 #include <cstdlib>
 
@@ -32,22 +31,12 @@ namespace {
 /// - primal: reads u, writes r: 2 x 8 = 16.
 /// - adjoint: reads r_b, adds to u_b (read + write), resets r_b (a write):
 ///   4 x 8 = 32. The stencil is linear, so u is not read.
-class Dense27 final : public StencilKernel {
+class Dense27 final : public CubeKernel {
 public:
+  Dense27() : CubeKernel(halide::dense27Primal, halide::dense27Adjoint) {}
+
   const char *name() const override { return "dense27"; }
   int64_t defaultSize() const override { return 256; }
-
-  void setUp(int64_t size) override {
-    n = size;
-    r = Array(n, n * n, 1, 0.0, 0.0);
-    u = Array(n, n * n, 2, 1.0, -0.5);
-    r_b = Array(n, n * n, 3, 1.0, -0.5);
-    u_b = Array(n, n * n, 4, 0.0, 0.0);
-    if (halide::available())
-      checkHalide();
-  }
-
-  void tearDown() override { *this = Dense27(); }
 
   void run(Variant v) override {
     MemRef3D dr = r.view3D(n), du = u.view3D(n), drb = r_b.view3D(n),
@@ -92,29 +81,6 @@ public:
   double bytesPerPoint(bool adjoint) const override {
     return adjoint ? 32.0 : 16.0;
   }
-
-private:
-  /// The arrays of the Halide peer, with its own output and shadow.
-  halide::Dense27Arrays peerArrays(const Array &out, const Array &out_b) const {
-    return {n, out.data(), u.data(), r_b.data(), out_b.data()};
-  }
-
-  /// The Halide peer against ours on the same inputs: the primal, and the
-  /// gradient from a zero shadow (gather_noreset leaves r_b as it is).
-  void checkHalide() {
-    Array hr(n, n * n, 1, 0.0, 0.0), hb(n, n * n, 4, 0.0, 0.0);
-    run(Variant::Primal);
-    halide::dense27Primal(peerArrays(hr, hb));
-    requireAgreement("dense27 halide_primal", r.data(), hr.data(), r.size());
-    run(Variant::GatherNoReset);
-    halide::dense27Adjoint(peerArrays(hr, hb));
-    requireAgreement("dense27 halide_adjoint u_b", u_b.data(), hb.data(),
-                     u_b.size());
-    u_b = Array(n, n * n, 4, 0.0, 0.0);
-  }
-
-  int64_t n = 0;
-  Array r, u, r_b, u_b;
 };
 
 } // namespace

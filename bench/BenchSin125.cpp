@@ -11,8 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BenchHarness.h"
-#include "HalidePeers.h"
+#include "BenchCube.h"
 
 #include "sin125_gather_compact.h"
 #include "sin125_gather_noreset.h"
@@ -32,8 +31,10 @@ namespace {
 ///   write), resets r_b (a write): 5 x 8 = 40. The temporary of the cut
 ///   (written once, read once) is not counted: it is the gather form's own
 ///   traffic, not the problem's.
-class Sin125 final : public StencilKernel {
+class Sin125 final : public CubeKernel {
 public:
+  Sin125() : CubeKernel(halide::sin125Primal, halide::sin125Adjoint) {}
+
   const char *name() const override { return "sin125"; }
   int64_t defaultSize() const override { return 128; }
 
@@ -45,18 +46,6 @@ public:
         list.push_back(v);
     return list;
   }
-
-  void setUp(int64_t size) override {
-    n = size;
-    r = Array(n, n * n, 1, 0.0, 0.0);
-    u = Array(n, n * n, 2, 1.0, -0.5);
-    r_b = Array(n, n * n, 3, 1.0, -0.5);
-    u_b = Array(n, n * n, 4, 0.0, 0.0);
-    if (halide::available())
-      checkHalide();
-  }
-
-  void tearDown() override { *this = Sin125(); }
 
   void run(Variant v) override {
     MemRef3D dr = r.view3D(n), du = u.view3D(n), drb = r_b.view3D(n),
@@ -98,27 +87,6 @@ public:
   double bytesPerPoint(bool adjoint) const override {
     return adjoint ? 40.0 : 16.0;
   }
-
-private:
-  halide::Sin125Arrays peerArrays(const Array &out, const Array &out_b) const {
-    return {n, out.data(), u.data(), r_b.data(), out_b.data()};
-  }
-
-  /// The Halide peer against ours on the same inputs, as for dense27.
-  void checkHalide() {
-    Array hr(n, n * n, 1, 0.0, 0.0), hb(n, n * n, 4, 0.0, 0.0);
-    run(Variant::Primal);
-    halide::sin125Primal(peerArrays(hr, hb));
-    requireAgreement("sin125 halide_primal", r.data(), hr.data(), r.size());
-    run(Variant::GatherNoReset);
-    halide::sin125Adjoint(peerArrays(hr, hb));
-    requireAgreement("sin125 halide_adjoint u_b", u_b.data(), hb.data(),
-                     u_b.size());
-    u_b = Array(n, n * n, 4, 0.0, 0.0);
-  }
-
-  int64_t n = 0;
-  Array r, u, r_b, u_b;
 };
 
 } // namespace

@@ -58,17 +58,20 @@ struct Paper1dArrays {
 void paper1dPrimal(const Paper1dArrays &a);
 void paper1dAdjoint(const Paper1dArrays &a);
 
-/// bench/kernels/dense27.mlir: n^3 arrays.
-struct Dense27Arrays {
+/// A kernel r = f(u) on n^3 arrays (BenchCube.h): dense27, sin125.
+struct CubeArrays {
   int64_t n;
   double *r, *u;
   double *r_b, *u_b;
 };
+
+/// bench/kernels/dense27.mlir.
+using Dense27Arrays = CubeArrays;
 void dense27Primal(const Dense27Arrays &a);
 void dense27Adjoint(const Dense27Arrays &a);
 
-/// bench/kernels/sin125.mlir: n^3 arrays, the same fields as dense27.
-using Sin125Arrays = Dense27Arrays;
+/// bench/kernels/sin125.mlir.
+using Sin125Arrays = CubeArrays;
 void sin125Primal(const Sin125Arrays &a);
 void sin125Adjoint(const Sin125Arrays &a);
 
