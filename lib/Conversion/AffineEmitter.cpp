@@ -179,20 +179,31 @@ AffineMap mlir::stencil::getAccessMap(AccessOpInterface access, unsigned rank,
   return AffineMap::get(rank, 0, results, ctx);
 }
 
-void mlir::stencil::collectBodySlice(DomainOp domain, ValueRange roots,
-                                     llvm::DenseSet<Operation *> &slice) {
+void mlir::stencil::collectBodySlice(
+    DomainOp domain, ValueRange roots, llvm::DenseSet<Operation *> &slice,
+    const llvm::DenseSet<Operation *> *leaves) {
   Block *body = domain.getBodyBlock();
   SmallVector<Value> worklist(roots.begin(), roots.end());
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     Operation *def = value.getDefiningOp();
-    if (!def || def->getBlock() != body || !slice.insert(def).second)
+    if (!def || def->getBlock() != body || !slice.insert(def).second ||
+        (leaves && leaves->contains(def)))
       continue;
     // Operands of nested ops (regions of scf.if, ...) count as well.
     def->walk([&](Operation *nested) {
       llvm::append_range(worklist, nested->getOperands());
     });
   }
+}
+
+SmallVector<DomainOp> mlir::stencil::getScatterDomains(Operation *root) {
+  SmallVector<DomainOp> domains;
+  root->walk([&](DomainOp domain) {
+    if (domain.hasScatter())
+      domains.push_back(domain);
+  });
+  return domains;
 }
 
 void mlir::stencil::mapInductionVars(OpBuilder &builder, DomainOp domain,

@@ -88,8 +88,14 @@ AffineMap getAccessMap(AccessOpInterface access, unsigned rank,
 
 /// Collects into `slice` the ops of `domain`'s body that the values `roots`
 /// depend on, transitively and including the defining ops of the roots.
+/// Ops in `leaves`, when given, are collected but what they depend on is
+/// not followed.
 void collectBodySlice(DomainOp domain, ValueRange roots,
-                      llvm::DenseSet<Operation *> &slice);
+                      llvm::DenseSet<Operation *> &slice,
+                      const llvm::DenseSet<Operation *> *leaves = nullptr);
+
+/// The domains under `root` that scatter, in walk order.
+SmallVector<DomainOp> getScatterDomains(Operation *root);
 
 /// Maps each induction variable of `domain` that the body uses to the
 /// coordinate `ivs[k] + shift[k]` in `mapping` (an `affine.apply` where the

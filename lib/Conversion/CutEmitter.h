@@ -16,6 +16,11 @@
 
 namespace mlir::stencil {
 
+/// Allocates one temporary per cut value of `plan`, of extents `sizes`
+/// (one per dimension), 64-byte aligned for the vector loads.
+SmallVector<Value> allocTemporaries(OpBuilder &builder, Location loc,
+                                    const CutPlan &plan, ValueRange sizes);
+
 /// Stores the cut values of `domain` into temporaries (allocated before it,
 /// freed at the end of its block) in a fill domain before it, and makes it
 /// read them back with centre gathers.

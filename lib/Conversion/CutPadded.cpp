@@ -58,8 +58,9 @@ private:
   ArrayRef<int64_t> span;
   unsigned rank;
   NestBounds bounds;
-  /// The temporary of each cut op.
+  /// The temporary of each cut op, and the cut ops.
   llvm::MapVector<Operation *, Value> temps;
+  llvm::DenseSet<Operation *> cutOps;
 };
 } // namespace
 
@@ -157,14 +158,7 @@ Value PaddedEmitter::emitStatement(OpBuilder &builder, AccumulateOp acc,
                                    ArrayRef<int64_t> offset) {
   // The statement's ops down to the cut values (constants, mulf, negf).
   llvm::DenseSet<Operation *> slice;
-  SmallVector<Value> worklist = {acc.getValue()};
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != domain.getBodyBlock() ||
-        !slice.insert(def).second || temps.contains(def))
-      continue;
-    llvm::append_range(worklist, def->getOperands());
-  }
+  collectBodySlice(domain, acc.getValue(), slice, &cutOps);
   IRMapping mapping;
   SmallVector<int64_t> at;
   for (unsigned k = 0; k < rank; ++k)
@@ -235,11 +229,10 @@ void PaddedEmitter::emit(OpBuilder &builder) {
         builder, loc, symbolMap(extents.back(), bounds.operands.size()),
         bounds.operands));
   }
-  for (const CutValue &cut : plan.cuts) {
-    auto type = MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
-                                cut.op->getResult(0).getType());
-    temps[cut.op] = memref::AllocOp::create(builder, loc, type, sizes,
-                                            builder.getI64IntegerAttr(64));
+  SmallVector<Value> allocated = allocTemporaries(builder, loc, plan, sizes);
+  for (auto [cut, temp] : llvm::zip_equal(plan.cuts, allocated)) {
+    temps[cut.op] = temp;
+    cutOps.insert(cut.op);
   }
   emitBorders(builder, extents);
   emitFill(builder);

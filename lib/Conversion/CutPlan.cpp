@@ -139,6 +139,7 @@ CutPlan mlir::stencil::planCuts(DomainOp domain, uint64_t minGain) {
       plan.opsBefore = total(perShift);
     plan.opsAfter = total(perShift);
     std::optional<CutValue> best;
+    unsigned bestIndex = 0;
     for (unsigned i = 0; i < graph.ops.size(); ++i) {
       if (cut[i] || !graph.isCandidate(i))
         continue;
@@ -148,13 +149,15 @@ CutPlan mlir::stencil::planCuts(DomainOp domain, uint64_t minGain) {
         continue;
       uint64_t sliceOps = graph.cost(slices[i]);
       uint64_t gain = (shifts - 1) * sliceOps;
-      if (gain >= minGain && (!best || gain > best->gain))
+      if (gain >= minGain && (!best || gain > best->gain)) {
         best = CutValue{graph.ops[i], shifts, sliceOps, gain};
+        bestIndex = i;
+      }
     }
     if (!best)
       return plan;
     plan.cuts.push_back(*best);
-    cut.set(llvm::find(graph.ops, best->op) - graph.ops.begin());
+    cut.set(bestIndex);
   }
 }
 

@@ -97,18 +97,26 @@ static void readBackCuts(RewriterBase &rewriter, DomainOp domain,
       rewriter.eraseOp(op);
 }
 
+SmallVector<Value> mlir::stencil::allocTemporaries(OpBuilder &builder,
+                                                   Location loc,
+                                                   const CutPlan &plan,
+                                                   ValueRange sizes) {
+  SmallVector<Value> temps;
+  SmallVector<int64_t> shape(sizes.size(), ShapedType::kDynamic);
+  for (const CutValue &cut : plan.cuts) {
+    auto type = MemRefType::get(shape, cut.op->getResult(0).getType());
+    temps.push_back(memref::AllocOp::create(builder, loc, type, sizes,
+                                            builder.getI64IntegerAttr(64)));
+  }
+  return temps;
+}
+
 void mlir::stencil::emitCut(RewriterBase &rewriter, DomainOp domain,
                             const CutPlan &plan) {
   Location loc = domain.getLoc();
   rewriter.setInsertionPoint(domain);
   SmallVector<Value> sizes = emitTemporarySizes(rewriter, domain);
-  SmallVector<Value> temps;
-  for (const CutValue &cut : plan.cuts) {
-    SmallVector<int64_t> shape(domain.getRank(), ShapedType::kDynamic);
-    auto type = MemRefType::get(shape, cut.op->getResult(0).getType());
-    temps.push_back(memref::AllocOp::create(rewriter, loc, type, sizes,
-                                            rewriter.getI64IntegerAttr(64)));
-  }
+  SmallVector<Value> temps = allocTemporaries(rewriter, loc, plan, sizes);
   emitFillDomain(rewriter, domain, plan, temps);
   Block *block = domain->getBlock();
   if (block->mightHaveTerminator())
@@ -128,12 +136,7 @@ struct StencilCutSharedPass
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<DomainOp> domains;
-    getOperation()->walk([&](DomainOp domain) {
-      if (domain.hasScatter())
-        domains.push_back(domain);
-    });
-    for (DomainOp domain : domains) {
+    for (DomainOp domain : getScatterDomains(getOperation())) {
       CutPlan plan = planCuts(domain, minGain);
       if (padded)
         planPaddedGather(domain, plan);

@@ -178,12 +178,7 @@ struct StencilScatterToGatherPass
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<DomainOp> domains;
-    getOperation()->walk([&](DomainOp domain) {
-      if (domain.hasScatter())
-        domains.push_back(domain);
-    });
-    for (DomainOp domain : domains) {
+    for (DomainOp domain : getScatterDomains(getOperation())) {
       if (failed(checkBoundsAreAffineSymbols(domain)))
         return signalPassFailure();
       DomainOp writes = splitResults(rewriter, domain);
