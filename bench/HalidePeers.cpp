@@ -260,11 +260,22 @@ struct Paper1d {
 // dense27
 //===----------------------------------------------------------------------===//
 
-struct Dense27 {
+/// The parameters of a kernel r = f(u) on n^3 arrays (dense27, sin125).
+struct CubePipelines {
   ImageParam u{Float(64), 3, "u"}, r_b{Float(64), 3, "r_b"},
       u_b{Float(64), 3, "u_b"};
   Param<int> n{"n"};
   Pipeline primal, adjoint;
+
+  void bind(const CubeArrays &a) {
+    u.set(view3D(a.u, a.n));
+    r_b.set(view3D(a.r_b, a.n));
+    u_b.set(view3D(a.u_b, a.n));
+    n.set(static_cast<int>(a.n));
+  }
+};
+
+struct Dense27 : CubePipelines {
 
   Dense27() {
     std::vector<Var> v = {x, y, z};
@@ -291,23 +302,13 @@ struct Dense27 {
     adjoint = compile({g});
   }
 
-  void bind(const Dense27Arrays &a) {
-    u.set(view3D(a.u, a.n));
-    r_b.set(view3D(a.r_b, a.n));
-    u_b.set(view3D(a.u_b, a.n));
-    n.set(static_cast<int>(a.n));
-  }
 };
 
 //===----------------------------------------------------------------------===//
 // sin125
 //===----------------------------------------------------------------------===//
 
-struct Sin125 {
-  ImageParam u{Float(64), 3, "u"}, r_b{Float(64), 3, "r_b"},
-      u_b{Float(64), 3, "u_b"};
-  Param<int> n{"n"};
-  Pipeline primal, adjoint;
+struct Sin125 : CubePipelines {
 
   /// The weighted sum of the 125 taps of `f`, in the MLIR kernel's order:
   /// offsets (a, b, c) on (i, j, k) = (z, y, x) lexicographic, weight
@@ -353,12 +354,6 @@ struct Sin125 {
     adjoint = compile({g});
   }
 
-  void bind(const Sin125Arrays &a) {
-    u.set(view3D(a.u, a.n));
-    r_b.set(view3D(a.r_b, a.n));
-    u_b.set(view3D(a.u_b, a.n));
-    n.set(static_cast<int>(a.n));
-  }
 };
 
 /// Each pipeline is built and compiled at its first use.
