@@ -276,7 +276,6 @@ struct CubePipelines {
 };
 
 struct Dense27 : CubePipelines {
-
   Dense27() {
     std::vector<Var> v = {x, y, z};
     Func f = wrap(u, v);
@@ -309,7 +308,6 @@ struct Dense27 : CubePipelines {
 //===----------------------------------------------------------------------===//
 
 struct Sin125 : CubePipelines {
-
   /// The weighted sum of the 125 taps of `f`, in the MLIR kernel's order:
   /// offsets (a, b, c) on (i, j, k) = (z, y, x) lexicographic, weight
   /// (m + 1) / 4096, summed left to right.
