@@ -275,22 +275,28 @@ struct CubePipelines {
   }
 };
 
+/// The weighted sum of the taps of `f` over the cube of `radius`, in the
+/// MLIR kernels' order: offsets (a, b, c) on (i, j, k) = (z, y, x)
+/// lexicographic, weight (m + 1) / `denominator` for the m-th, summed left
+/// to right.
+Expr cubeTaps(const Func &f, int radius, double denominator) {
+  Expr sum;
+  int m = 0;
+  for (int a = -radius; a <= radius; ++a)
+    for (int b = -radius; b <= radius; ++b)
+      for (int cc = -radius; cc <= radius; ++cc, ++m) {
+        Expr term = Expr((m + 1) / denominator) * f(x + cc, y + b, z + a);
+        sum = sum.defined() ? sum + term : term;
+      }
+  return sum;
+}
+
 struct Dense27 : CubePipelines {
   Dense27() {
     std::vector<Var> v = {x, y, z};
     Func f = wrap(u, v);
-    // Offsets (a, b, c) on (i, j, k) = (z, y, x) in lexicographic order,
-    // weight (m + 1) / 64, summed left to right like the MLIR kernel.
-    Expr sum;
-    int m = 0;
-    for (int a = -1; a <= 1; ++a)
-      for (int b = -1; b <= 1; ++b)
-        for (int cc = -1; cc <= 1; ++cc, ++m) {
-          Expr term = Expr((m + 1) / 64.0) * f(x + cc, y + b, z + a);
-          sum = sum.defined() ? sum + term : term;
-        }
     Func r("r");
-    r(x, y, z) = sum;
+    r(x, y, z) = cubeTaps(f, 1, 64.0);
     schedule(r, 3, Output::Store);
     primal = compile({r});
 
@@ -308,20 +314,8 @@ struct Dense27 : CubePipelines {
 //===----------------------------------------------------------------------===//
 
 struct Sin125 : CubePipelines {
-  /// The weighted sum of the 125 taps of `f`, in the MLIR kernel's order:
-  /// offsets (a, b, c) on (i, j, k) = (z, y, x) lexicographic, weight
-  /// (m + 1) / 4096, summed left to right.
-  static Expr taps(const Func &f) {
-    Expr sum;
-    int m = 0;
-    for (int a = -2; a <= 2; ++a)
-      for (int b = -2; b <= 2; ++b)
-        for (int cc = -2; cc <= 2; ++cc, ++m) {
-          Expr term = Expr((m + 1) / 4096.0) * f(x + cc, y + b, z + a);
-          sum = sum.defined() ? sum + term : term;
-        }
-    return sum;
-  }
+  /// The 125 taps of `f`.
+  static Expr taps(const Func &f) { return cubeTaps(f, 2, 4096.0); }
 
   Sin125() {
     std::vector<Var> v = {x, y, z};
