@@ -14,13 +14,14 @@
 # Compiles <file.mlir> with stencil-compile, the project's one compile chain
 # (tools/stencil-compile), into a static library <target>. Linking <target>
 # puts the generated header and Stencil/ABI/StencilABI.h on the include path
-# and links LLVM's libomp (with an rpath) and libm, which the compiled code
+# and links the run-time library (the checkpointing schedule of reversed time
+# loops), LLVM's libomp (with an rpath) and libm, which the compiled code
 # calls (docs/ABI.md). The bench, the examples and embedding projects build
 # their kernels with it; the installed package provides it
 # (StencilConfig.cmake).
 #
-# Expects STENCIL_COMPILE_EXECUTABLE, STENCIL_ABI_INCLUDE_DIR and
-# STENCIL_LLVM_LIBRARY_DIR, and STENCIL_COMPILE_TARGET when stencil-compile
+# Expects STENCIL_COMPILE_EXECUTABLE, STENCIL_ABI_INCLUDE_DIR,
+# STENCIL_RUNTIME_LIBRARY (a target or a file) and STENCIL_LLVM_LIBRARY_DIR, and STENCIL_COMPILE_TARGET when stencil-compile
 # is built in the same project.
 #
 #===----------------------------------------------------------------------===//
@@ -80,7 +81,8 @@ function(stencil_add_kernel target)
     message(FATAL_ERROR "stencil_add_kernel: LLVM's libomp not found in "
                         "${STENCIL_LLVM_LIBRARY_DIR}")
   endif()
-  target_link_libraries(${target} INTERFACE ${STENCIL_LIBOMP} m)
+  target_link_libraries(${target} INTERFACE ${STENCIL_RUNTIME_LIBRARY}
+    ${STENCIL_LIBOMP} m)
   target_link_options(${target} INTERFACE
     "LINKER:-rpath,${STENCIL_LLVM_LIBRARY_DIR}")
 endfunction()

@@ -55,6 +55,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createStencilInlineAllocaScopesPass());
   pm.addPass(createStencilMergeOMPParallelPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  // Views (the snapshot slots of reversed time loops) leave affine.apply.
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Math ops LLVM has intrinsics for first (they vectorize); the rest
   // (cbrt, atan2, tan, ...) become libm calls.

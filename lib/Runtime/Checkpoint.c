@@ -20,6 +20,8 @@
 
 #include "Stencil/Runtime/Checkpoint.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef __int128 wide;
@@ -35,6 +37,10 @@ struct stencil_ckpt_schedule {
   int64_t depth;    /* Index of the top frame (and its slot); -1: done. */
   int64_t position; /* Step the working state is before; -1: unknown. */
   frame *frames;    /* min(slots, steps) + 1 entries. */
+  int64_t steps;
+  stencil_ckpt_action current; /* The last action stencil_ckpt_step_action
+                                  returned. */
+  int64_t forwardSteps, stores;
 };
 
 /* F(l, c): forward steps to reverse l steps with c >= 1 slots, the first
@@ -87,6 +93,10 @@ stencil_ckpt_schedule *stencil_ckpt_init(int64_t steps, int64_t slots) {
     return NULL;
   }
   s->slots = slots;
+  s->steps = steps;
+  s->current = (stencil_ckpt_action){STENCIL_CKPT_DONE, 0, 0, 0};
+  s->forwardSteps = 0;
+  s->stores = 0;
   s->position = 0;
   s->depth = steps > 0 ? 0 : -1;
   s->frames[0] = (frame){0, steps, 0};
@@ -165,3 +175,62 @@ int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots) {
   wide cost = optimalCost(steps, slots);
   return cost > INT64_MAX ? -1 : (int64_t)cost;
 }
+
+/* The interface of generated code. */
+
+static stencil_ckpt_stats lastStats;
+
+stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots) {
+  if (snapshots < 1) {
+    fprintf(stderr,
+            "stencil: the adjoint of a time loop needs at least 1 snapshot "
+            "(got %" PRId64 "); nothing was computed\n",
+            snapshots);
+    return NULL;
+  }
+  if (steps < 0)
+    steps = 0;
+  /* More slots than steps are never used. */
+  int64_t slots = snapshots < steps ? snapshots : steps;
+  stencil_ckpt_schedule *s = stencil_ckpt_init(steps, slots < 1 ? 1 : slots);
+  if (!s)
+    fprintf(stderr, "stencil: out of memory for the checkpointing schedule "
+                    "of a time loop; nothing was computed\n");
+  return s;
+}
+
+int64_t stencil_ckpt_step_action(stencil_ckpt_schedule *s) {
+  stencil_ckpt_action a = stencil_ckpt_next(s);
+  if (a.kind == STENCIL_CKPT_ADVANCE)
+    s->forwardSteps += a.end - a.step;
+  if (a.kind == STENCIL_CKPT_STORE)
+    ++s->stores;
+  s->current = a;
+  return a.kind;
+}
+
+int64_t stencil_ckpt_slots(const stencil_ckpt_schedule *s) {
+  return s->slots;
+}
+
+int64_t stencil_ckpt_action_step(const stencil_ckpt_schedule *s) {
+  return s->current.step;
+}
+
+int64_t stencil_ckpt_action_end(const stencil_ckpt_schedule *s) {
+  return s->current.end;
+}
+
+int64_t stencil_ckpt_action_slot(const stencil_ckpt_schedule *s) {
+  return s->current.slot;
+}
+
+void stencil_ckpt_finish(stencil_ckpt_schedule *s) {
+  if (!s)
+    return;
+  lastStats = (stencil_ckpt_stats){s->steps, s->slots, s->forwardSteps,
+                                   s->stores};
+  stencil_ckpt_free(s);
+}
+
+stencil_ckpt_stats stencil_ckpt_last_stats(void) { return lastStats; }

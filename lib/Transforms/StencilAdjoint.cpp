@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Differentiate.h"
+
 #include "Stencil/Transforms/AdjointOpInterface.h"
 #include "Stencil/Transforms/Passes.h"
 
@@ -30,13 +32,8 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// The attribute that marks an argument as active.
-/// The argument attribute that selects what to differentiate.
-static constexpr StringLiteral kActiveAttr =
-    StencilDialect::ActiveAttrHelper::getNameStr();
-
-/// Returns true if `type` is f32 or f64.
-static bool isStencilFloat(Type type) { return type.isF32() || type.isF64(); }
+using ad::isStencilFloat;
+using ad::kActiveAttr;
 
 /// Returns the arrays a domain reads and the arrays it writes.
 static void getDomainArrays(DomainOp domain, llvm::SetVector<Value> &reads,
@@ -44,6 +41,33 @@ static void getDomainArrays(DomainOp domain, llvm::SetVector<Value> &reads,
   for (Operation &op : domain.getBodyBlock()->getOperations())
     if (auto access = dyn_cast<AccessOpInterface>(op))
       (access.isWrite() ? writes : reads).insert(access.getAccessedArray());
+}
+
+SmallVector<Value> ad::getDynamicSizes(OpBuilder &builder, Location loc,
+                                       Value array) {
+  auto type = cast<MemRefType>(array.getType());
+  SmallVector<Value> sizes;
+  for (int64_t k = 0; k < type.getRank(); ++k)
+    if (type.isDynamicDim(k))
+      sizes.push_back(memref::DimOp::create(builder, loc, array, k));
+  return sizes;
+}
+
+DomainOp ad::createFullDomain(OpBuilder &builder, Location loc,
+                              MemRefType type, ValueRange dynamicSizes) {
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<AffineExpr> lower, upper;
+  unsigned next = 0;
+  for (int64_t k = 0; k < type.getRank(); ++k) {
+    lower.push_back(getAffineConstantExpr(0, ctx));
+    upper.push_back(type.isDynamicDim(k)
+                        ? getAffineSymbolExpr(next++, ctx)
+                        : getAffineConstantExpr(type.getDimSize(k), ctx));
+  }
+  return DomainOp::create(builder, loc,
+                          AffineMap::get(0, dynamicSizes.size(), lower, ctx),
+                          AffineMap::get(0, dynamicSizes.size(), upper, ctx),
+                          dynamicSizes);
 }
 
 /// Emits a domain at the builder's insertion point that sets every element
@@ -57,21 +81,8 @@ static void emitZeroFill(OpBuilder &builder, Location loc, Value array) {
     memref::StoreOp::create(builder, loc, zero, array);
     return;
   }
-  MLIRContext *ctx = builder.getContext();
-  SmallVector<Value> sizes;
-  SmallVector<AffineExpr> lower, upper;
-  for (int64_t k = 0; k < type.getRank(); ++k) {
-    lower.push_back(getAffineConstantExpr(0, ctx));
-    if (type.isDynamicDim(k)) {
-      upper.push_back(getAffineSymbolExpr(sizes.size(), ctx));
-      sizes.push_back(memref::DimOp::create(builder, loc, array, k));
-    } else {
-      upper.push_back(getAffineConstantExpr(type.getDimSize(k), ctx));
-    }
-  }
-  auto domain = DomainOp::create(
-      builder, loc, AffineMap::get(0, sizes.size(), lower, ctx),
-      AffineMap::get(0, sizes.size(), upper, ctx), sizes);
+  DomainOp domain = ad::createFullDomain(
+      builder, loc, type, ad::getDynamicSizes(builder, loc, array));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(domain.getYield());
   StoreOp::create(builder, loc, zero, array, /*dims=*/nullptr);
@@ -90,6 +101,36 @@ static void eraseDeadOps(Block *block) {
   }
 }
 
+/// Checks that `op` may stand at the top level of a function to
+/// differentiate. Loads and views are allowed on passive arrays that no
+/// domain writes: the forward sweep replays them in order, and a view of an
+/// active array would have no shadow.
+static LogicalResult
+checkTopLevelOp(Operation *op, const llvm::DenseSet<Value> &activeArrays,
+                const llvm::DenseSet<Value> &written) {
+  if (isa<DomainOp, func::ReturnOp, memref::AllocOp, memref::DeallocOp>(op))
+    return success();
+  bool readsMemory = isa<memref::LoadOp>(op);
+  if (op->getNumRegions() != 0 || (!readsMemory && !isMemoryEffectFree(op)))
+    return op->emitOpError(
+        "is not supported yet at the top level of a function to "
+        "differentiate (expected stencil.domain, side-effect free scalar "
+        "ops, loads from passive arrays, memref.alloc/dealloc)");
+  for (Value operand : op->getOperands()) {
+    if (!isa<MemRefType>(operand.getType()))
+      continue;
+    if (activeArrays.contains(operand))
+      return op->emitOpError(
+          "reads an active array outside a domain; only passive arrays can "
+          "be read at the top level of a function to differentiate (not "
+          "supported yet)");
+    if (written.contains(operand))
+      return op->emitOpError("reads an array that a domain of the function "
+                             "writes; not supported yet at the top level");
+  }
+  return success();
+}
+
 namespace {
 
 /// Differentiates one function: builds `<name><suffix>` next to it.
@@ -101,11 +142,11 @@ public:
         builder(primal.getContext()) {}
 
   LogicalResult run();
+  func::FuncOp getAdjoint() const { return adjoint; }
 
 private:
   LogicalResult checkSupported();
   LogicalResult createAdjointFunction();
-  void nameAdjointArguments(Block *entry);
   void computeActivity();
   LogicalResult emitForwardSweep();
   LogicalResult emitReverseSweep();
@@ -143,21 +184,27 @@ LogicalResult FunctionDifferentiator::checkSupported() {
     return primal.emitOpError(
         "has several blocks; only straight-line functions can be "
         "differentiated");
-  for (Operation &op : primal.getBody().front()) {
-    if (isa<DomainOp, func::ReturnOp, memref::AllocOp, memref::DeallocOp>(op))
-      continue;
-    if (op.getNumRegions() == 0 && isMemoryEffectFree(&op))
-      continue;
-    return op.emitOpError(
-        "is not supported yet at the top level of a function to "
-        "differentiate (expected stencil.domain, side-effect free scalar "
-        "ops, memref.alloc/dealloc)");
-  }
   for (BlockArgument arg : primal.getArguments()) {
     // The dialect verifier has checked the types of active arguments.
     if (primal.getArgAttr(arg.getArgNumber(), kActiveAttr))
       activeArgs.push_back(arg.getArgNumber());
   }
+  // Arrays with shadows, and arrays that domains write.
+  llvm::DenseSet<Value> activeArrays, written;
+  for (unsigned index : activeArgs)
+    activeArrays.insert(primal.getArgument(index));
+  for (Operation &op : primal.getBody().front()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      activeArrays.insert(alloc.getResult());
+    if (auto domain = dyn_cast<DomainOp>(op)) {
+      llvm::SetVector<Value> reads, writes;
+      getDomainArrays(domain, reads, writes);
+      written.insert(writes.begin(), writes.end());
+    }
+  }
+  for (Operation &op : primal.getBody().front())
+    if (failed(checkTopLevelOp(&op, activeArrays, written)))
+      return failure();
   for (Type type : primal.getResultTypes())
     if (!isStencilFloat(type))
       return primal.emitOpError()
@@ -168,11 +215,13 @@ LogicalResult FunctionDifferentiator::checkSupported() {
   return success();
 }
 
-LogicalResult FunctionDifferentiator::createAdjointFunction() {
+FailureOr<func::FuncOp> ad::createAdjointSignature(
+    OpBuilder &builder, func::FuncOp primal, ArrayRef<unsigned> activeArgs,
+    StringRef name, ArrayRef<std::pair<Type, StringRef>> extra) {
   auto module = primal->getParentOfType<ModuleOp>();
-  if (SymbolTable::lookupSymbolIn(module, adjointName))
+  if (SymbolTable::lookupSymbolIn(module, name))
     return primal.emitOpError()
-           << "cannot create its adjoint: a symbol named '" << adjointName
+           << "cannot create its adjoint: a symbol named '" << name
            << "' already exists";
   SmallVector<Type> types(primal.getArgumentTypes());
   for (unsigned index : activeArgs) {
@@ -180,14 +229,53 @@ LogicalResult FunctionDifferentiator::createAdjointFunction() {
     types.push_back(isa<MemRefType>(type) ? type : MemRefType::get({}, type));
   }
   llvm::append_range(types, primal.getResultTypes());
+  for (auto [type, argName] : extra)
+    types.push_back(type);
 
+  OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointAfter(primal);
-  adjoint = func::FuncOp::create(builder, primal.getLoc(), adjointName,
-                                 builder.getFunctionType(types, {}));
+  auto adjoint = func::FuncOp::create(builder, primal.getLoc(), name,
+                                      builder.getFunctionType(types, {}));
   adjoint.setVisibility(primal.getVisibility());
   adjoint->setAttr(StencilDialect::AdjointOfAttrHelper::getNameStr(),
                    FlatSymbolRefAttr::get(primal.getNameAttr()));
   Block *entry = adjoint.addEntryBlock();
+
+  // Argument names travel as NameLoc locations (the C header takes them
+  // from there): the primal's, then `<x>_b` for the shadow of x, then
+  // `seed` (`seed<i>` for several), then the extra arguments.
+  MLIRContext *ctx = primal.getContext();
+  auto named = [&](Location loc, const Twine &argName) -> Location {
+    return NameLoc::get(StringAttr::get(ctx, argName), loc);
+  };
+  unsigned numArgs = primal.getNumArguments();
+  for (unsigned i = 0; i < numArgs; ++i)
+    entry->getArgument(i).setLoc(primal.getArgument(i).getLoc());
+  for (auto [k, index] : llvm::enumerate(activeArgs)) {
+    Location loc = primal.getArgument(index).getLoc();
+    if (auto argName = dyn_cast<NameLoc>(loc))
+      entry->getArgument(numArgs + k)
+          .setLoc(named(loc, argName.getName().getValue() + "_b"));
+  }
+  unsigned firstSeed = numArgs + activeArgs.size();
+  unsigned numSeeds = primal.getNumResults();
+  for (unsigned k = 0; k < numSeeds; ++k)
+    entry->getArgument(firstSeed + k)
+        .setLoc(named(primal.getLoc(),
+                      numSeeds == 1 ? Twine("seed") : "seed" + Twine(k)));
+  for (auto [k, item] : llvm::enumerate(extra))
+    entry->getArgument(firstSeed + numSeeds + k)
+        .setLoc(named(primal.getLoc(), item.second));
+  return adjoint;
+}
+
+LogicalResult FunctionDifferentiator::createAdjointFunction() {
+  FailureOr<func::FuncOp> created =
+      ad::createAdjointSignature(builder, primal, activeArgs, adjointName);
+  if (failed(created))
+    return failure();
+  adjoint = *created;
+  Block *entry = &adjoint.getBody().front();
   builder.setInsertionPointToStart(entry);
 
   unsigned numArgs = primal.getNumArguments();
@@ -199,33 +287,7 @@ LogicalResult FunctionDifferentiator::createAdjointFunction() {
     if (isa<MemRefType>(arg.getType()))
       top.shadows[arg] = shadow;
   }
-  nameAdjointArguments(entry);
   return success();
-}
-
-void FunctionDifferentiator::nameAdjointArguments(Block *entry) {
-  // Argument names travel as NameLoc locations (the C header takes them
-  // from there): the primal's, then `<x>_b` for the shadow of x, then
-  // `seed` (`seed<i>` for several).
-  MLIRContext *ctx = primal.getContext();
-  auto named = [&](Location loc, const Twine &name) -> Location {
-    return NameLoc::get(StringAttr::get(ctx, name), loc);
-  };
-  unsigned numArgs = primal.getNumArguments();
-  for (unsigned i = 0; i < numArgs; ++i)
-    entry->getArgument(i).setLoc(primal.getArgument(i).getLoc());
-  for (auto [k, index] : llvm::enumerate(activeArgs)) {
-    Location loc = primal.getArgument(index).getLoc();
-    if (auto name = dyn_cast<NameLoc>(loc))
-      entry->getArgument(numArgs + k)
-          .setLoc(named(loc, name.getName().getValue() + "_b"));
-  }
-  unsigned firstSeed = numArgs + activeArgs.size();
-  unsigned numSeeds = entry->getNumArguments() - firstSeed;
-  for (unsigned k = 0; k < numSeeds; ++k)
-    entry->getArgument(firstSeed + k)
-        .setLoc(named(primal.getLoc(),
-                      numSeeds == 1 ? Twine("seed") : "seed" + Twine(k)));
 }
 
 void FunctionDifferentiator::computeActivity() {
@@ -514,6 +576,23 @@ LogicalResult FunctionDifferentiator::run() {
   return failure();
 }
 
+FailureOr<func::FuncOp>
+ad::differentiateStraightLine(func::FuncOp primal, StringRef name,
+                                  bool resetOutputs) {
+  FunctionDifferentiator differentiator(primal, name, resetOutputs);
+  if (failed(differentiator.run()))
+    return failure();
+  return differentiator.getAdjoint();
+}
+
+/// Returns the time loop at the top level of `func`, if it has one.
+static scf::ForOp findTimeLoop(func::FuncOp func) {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return {};
+  auto loops = func.getBody().front().getOps<scf::ForOp>();
+  return loops.empty() ? scf::ForOp() : *loops.begin();
+}
+
 namespace {
 struct StencilAdjointPass
     : public mlir::stencil::impl::StencilAdjointPassBase<StencilAdjointPass> {
@@ -542,9 +621,13 @@ struct StencilAdjointPass
     }
     bool failed = false;
     for (func::FuncOp func : targets) {
-      FunctionDifferentiator differentiator(
-          func, (func.getName() + suffix).str(), resetOutputAdjoints);
-      failed |= mlir::failed(differentiator.run());
+      std::string name = (func.getName() + suffix).str();
+      if (scf::ForOp loop = findTimeLoop(func))
+        failed |= mlir::failed(ad::differentiateTimeLoop(
+            func, loop, name, resetOutputAdjoints));
+      else
+        failed |= mlir::failed(ad::differentiateStraightLine(
+            func, name, resetOutputAdjoints));
     }
     if (failed)
       signalPassFailure();

@@ -37,6 +37,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -130,9 +131,22 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
+/// The path of this executable, for finding the run-time library.
+static std::string executablePath;
+
+/// Returns the run-time library that reversed time loops call
+/// (lib/Runtime): lib/libStencilRuntime.a beside this tool's bin/, in the
+/// build tree and in an installation alike.
+static std::string runtimeLibrary() {
+  SmallString<256> path(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(executablePath)));
+  llvm::sys::path::append(path, "lib", "libStencilRuntime.a");
+  return std::string(path);
+}
+
 /// Compiles the LLVM IR at `ll` with clang-22, as the ABI expects
-/// (docs/ABI.md): -O3, OpenMP, and for shared libraries libm and the rpath
-/// of LLVM's libomp.
+/// (docs/ABI.md): -O3, OpenMP, and for shared libraries the run-time
+/// library, libm and the rpath of LLVM's libomp.
 static LogicalResult compileWithClang(StringRef ll) {
   std::string clang = STENCIL_CLANG;
   if (const char *env = std::getenv("CLANG"))
@@ -148,6 +162,15 @@ static LogicalResult compileWithClang(StringRef ll) {
     args.push_back("-c");
   llvm::append_range(args,
                      SmallVector<std::string>{ll.str(), "-o", outputFile});
+  if (shared) {
+    std::string runtime = runtimeLibrary();
+    if (!llvm::sys::fs::exists(runtime)) {
+      llvm::errs() << "stencil-compile: the run-time library " << runtime
+                   << " is missing\n";
+      return failure();
+    }
+    args.push_back(runtime);
+  }
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   if (verbose) {
     llvm::interleave(argRefs, llvm::errs(), " ");
@@ -299,6 +322,8 @@ static LogicalResult run(MLIRContext &context,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  executablePath = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&runtimeLibrary));
   stencil::registerAllStencilPasses();
   registerAllPasses();
   // The passes as stencil-opt takes them: one flag per pass, or a textual

@@ -73,6 +73,35 @@ void stencil_ckpt_free(stencil_ckpt_schedule *schedule);
  * ADVANCE actions): the optimum above, or -1 if it exceeds INT64_MAX. */
 int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots);
 
+/* The interface that the reversed time loops of --stencil-adjoint call
+ * (docs/TimeLoops.md): scalars and an opaque pointer only, so that generated
+ * code needs no struct layout.
+ *
+ * stencil_ckpt_start checks the caller's snapshot count (>= 1) and returns
+ * a schedule for min(snapshots, steps) slots, or NULL after printing why to
+ * stderr ("stencil: ..."); the adjoint then returns without computing
+ * anything. stencil_ckpt_slots is the number of snapshot slots to
+ * allocate. stencil_ckpt_step_action moves to the next action and returns
+ * its kind (a stencil_ckpt_kind); the accessors read its fields.
+ * stencil_ckpt_finish records the schedule's statistics (below) and frees
+ * it. */
+stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots);
+int64_t stencil_ckpt_slots(const stencil_ckpt_schedule *schedule);
+int64_t stencil_ckpt_step_action(stencil_ckpt_schedule *schedule);
+int64_t stencil_ckpt_action_step(const stencil_ckpt_schedule *schedule);
+int64_t stencil_ckpt_action_end(const stencil_ckpt_schedule *schedule);
+int64_t stencil_ckpt_action_slot(const stencil_ckpt_schedule *schedule);
+void stencil_ckpt_finish(stencil_ckpt_schedule *schedule);
+
+/* What the last schedule finished by stencil_ckpt_finish in this process
+ * did: its steps, its slots (snapshots the adjoint allocated), the primal
+ * steps its ADVANCE actions ran, and its STORE actions. For tests and
+ * benchmarks; not synchronised between threads. */
+typedef struct stencil_ckpt_stats {
+  int64_t steps, slots, forward_steps, stores;
+} stencil_ckpt_stats;
+stencil_ckpt_stats stencil_ckpt_last_stats(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

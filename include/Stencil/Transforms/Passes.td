@@ -52,8 +52,10 @@ def StencilAdjointPass : Pass<"stencil-adjoint", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::stencil::StencilDialect",
   ];
   let options = [

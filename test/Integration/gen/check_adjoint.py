@@ -17,6 +17,8 @@
 #   compare  with --compare MODE: the adjoint and the primal of this mode
 #            against a second library built with scatter=MODE, bitwise or
 #            1e-12 relative
+#   schedules  for a time loop (a case with "snapshots"), the adjoint with
+#            every listed snapshot count bitwise equal to the first
 #
 # The objective of the finite differences is
 #   J(x) = sum over active arrays X of <W_X, X after the call>
@@ -37,7 +39,10 @@
 # [expr, ...], "active", "init": [lo, hi]}, {"name", "kind": "scalar",
 # "active", "init": [lo, hi]} or {"name", "kind": "size"}; a shape entry is a
 # Python expression of the size arguments ("n", "n+1"); "sizes" is a list of
-# {size name: value}. Arrays and scalars are f64.
+# {size name: value}. Arrays and scalars are f64. A case whose function
+# holds a time loop lists "snapshots": [expr, ...], snapshot counts as
+# expressions of the sizes ("1", "steps"): its adjoint takes the count as a
+# last argument (docs/TimeLoops.md); the other checks use the first.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -209,6 +214,7 @@ class Case:
         self.scalars = [a for a in self.args if a["kind"] == "scalar"]
         self.active_scalars = [a["name"] for a in self.scalars if a.get("active")]
         self.active = [a["name"] for a in self.args if a.get("active")]
+        self.snapshots = desc.get("snapshots")
         for a in self.args:
             if a["kind"] in ("array", "scalar") and a.get("type", "f64") != "f64":
                 raise CaseError("argument %%%s: only f64 arrays and scalars are "
@@ -246,13 +252,19 @@ class Case:
         shadows = [("descriptor", len(a["shape"]) if a["kind"] == "array" else 0,
                     "f64") for a in self.args if a.get("active")]
         seeds = [("scalar", 0, "f64")] * self.results
+        extra = [("scalar", 0, "index")] if self.snapshots else []
         self.abi.check("_mlir_ciface_" + self.name, primal)
         self.abi.check("_mlir_ciface_" + self.name + suffix,
-                       primal + shadows + seeds)
+                       primal + shadows + seeds + extra)
 
     def shape(self, arg, sizes):
-        env = dict(sizes)
-        return [int(eval(str(e), {"__builtins__": {}}, env)) for e in arg["shape"]]
+        return [self.size_expr(e, sizes) for e in arg["shape"]]
+
+    def size_expr(self, expr, sizes):
+        return int(eval(str(expr), {"__builtins__": {}}, dict(sizes)))
+
+    def snapshot_counts(self, sizes):
+        return [self.size_expr(e, sizes) for e in self.snapshots or []]
 
     def _primal_args(self, state, sizes, keep):
         call = []
@@ -282,9 +294,10 @@ class Case:
             self.primal(*call)
         return {n: b.values() for n, b in keep.items()}, results
 
-    def run_adjoint(self, state, sizes, shadows, seeds):
+    def run_adjoint(self, state, sizes, shadows, seeds, snapshots=None):
         """`shadows` maps each active name to its initial shadow (a list for
-        arrays, a float for scalars); returns the final shadows."""
+        arrays, a float for scalars); returns the final shadows. A time
+        loop's adjoint gets `snapshots` (default: the first listed)."""
         keep = {}
         call = self._primal_args(state, sizes, keep)
         out = {}
@@ -298,6 +311,10 @@ class Case:
             call.append(buf.ref())
         for seed in seeds:
             call.append(ctypes.c_double(seed))
+        if self.snapshots:
+            if snapshots is None:
+                snapshots = self.snapshot_counts(sizes)[0]
+            call.append(ctypes.c_int64(snapshots))
         self.adjoint(*call)
         return {n: (b.values() if kind == "array" else b.values()[0])
                 for n, (kind, b) in out.items()}
@@ -384,6 +401,20 @@ class Checker:
             self.check_threads(case, sizes, state, shadows, seeds)
         if ref_case:
             self.check_compare(case, ref_case, sizes, state, shadows, seeds)
+        if case.snapshots:
+            self.check_schedules(case, sizes, state, shadows, seeds)
+
+    def check_schedules(self, case, sizes, state, shadows, seeds):
+        """Every snapshot count gives bitwise the gradient of the first."""
+        counts = case.snapshot_counts(sizes)
+        first = case.run_adjoint(state, sizes, shadows, seeds, counts[0])
+        for count in counts[1:]:
+            other = case.run_adjoint(state, sizes, shadows, seeds, count)
+            bad = [n for n in case.active
+                   if bits(_listify(first[n])) != bits(_listify(other[n]))]
+            self.report(not bad, case, sizes, "schedules",
+                        "snapshots=%d vs %d: %s differ" % (count, counts[0], ", ".join(bad))
+                        if bad else "snapshots=%d" % count)
 
     def check_fd(self, case, sizes, rng, state, weights, seeds, grad):
         directions = []

@@ -15,7 +15,11 @@
  *     computed here by brute force (the reference, independent of the
  *     closed form and of the schedule);
  *   - store-all (S >= T) costs T - 1, S = 1 costs T (T - 1) / 2;
- *   - bad arguments give NULL.
+ *   - bad arguments give NULL;
+ *   - the interface of generated code (stencil_ckpt_start, _step_action,
+ *     the accessors, _finish, _last_stats) replays the same actions, uses
+ *     min(snapshots, T) slots, counts the optimal forward steps, and
+ *     refuses a snapshot count below 1.
  * Prints one line per failure and "<n> passed, <m> failed".
  *
  *===----------------------------------------------------------------------===*/
@@ -132,6 +136,51 @@ static long long simulate(long long steps, long long slots) {
   return result;
 }
 
+/* Runs the interface of generated code for (steps, snapshots) alongside
+ * stencil_ckpt_next on a second schedule, and checks the statistics. */
+static void checkFlatInterface(long long steps, long long snapshots) {
+  stencil_ckpt_schedule *flat = stencil_ckpt_start(steps, snapshots);
+  long long slots = snapshots < steps ? snapshots : steps;
+  if (slots < 1)
+    slots = 1;
+  stencil_ckpt_schedule *plain = stencil_ckpt_init(steps, slots);
+  if (!flat || !plain) {
+    check(0, "start or init returned NULL", steps, snapshots);
+    stencil_ckpt_free(plain);
+    stencil_ckpt_finish(flat);
+    return;
+  }
+  check(stencil_ckpt_slots(flat) == slots, "slots not min(snapshots, T)",
+        steps, snapshots);
+  long long forward = 0, stores = 0;
+  for (;;) {
+    int64_t kind = stencil_ckpt_step_action(flat);
+    stencil_ckpt_action a = stencil_ckpt_next(plain);
+    if (kind != (int64_t)a.kind ||
+        (kind != STENCIL_CKPT_DONE &&
+         (stencil_ckpt_action_step(flat) != a.step ||
+          (kind == STENCIL_CKPT_ADVANCE && stencil_ckpt_action_end(flat) != a.end) ||
+          ((kind == STENCIL_CKPT_STORE || kind == STENCIL_CKPT_RESTORE) &&
+           stencil_ckpt_action_slot(flat) != a.slot)))) {
+      check(0, "flat interface differs from stencil_ckpt_next", steps,
+            snapshots);
+      break;
+    }
+    if (kind == STENCIL_CKPT_DONE)
+      break;
+    forward += kind == STENCIL_CKPT_ADVANCE ? a.end - a.step : 0;
+    stores += kind == STENCIL_CKPT_STORE;
+  }
+  stencil_ckpt_free(plain);
+  stencil_ckpt_finish(flat);
+  stencil_ckpt_stats stats = stencil_ckpt_last_stats();
+  check(stats.steps == steps && stats.slots == slots &&
+            stats.forward_steps == forward && stats.stores == stores,
+        "statistics differ from the actions", steps, snapshots);
+  check(forward == stencil_ckpt_forward_steps(steps, slots),
+        "flat interface not optimal", steps, snapshots);
+}
+
 int main(void) {
   computeReference();
   for (long long t = 0; t <= kMaxSteps; ++t)
@@ -163,6 +212,12 @@ int main(void) {
         "overflow not reported", 5000000000LL, 1);
   check(stencil_ckpt_init(-1, 4) == NULL, "negative steps accepted", -1, 4);
   check(stencil_ckpt_init(10, 0) == NULL, "zero slots accepted", 10, 0);
+  for (long long t = 0; t <= 40; ++t)
+    for (long long c = 1; c <= t + 3; ++c)
+      checkFlatInterface(t, c);
+  check(stencil_ckpt_start(10, 0) == NULL, "zero snapshots accepted", 10, 0);
+  check(stencil_ckpt_start(10, -3) == NULL, "negative snapshots accepted", 10,
+        -3);
   stencil_ckpt_action done = stencil_ckpt_next(NULL);
   check(done.kind == STENCIL_CKPT_DONE, "NULL schedule not DONE", 0, 0);
   printf("%d passed, %d failed\n", passed, failed);

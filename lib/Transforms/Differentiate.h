@@ -1,0 +1,65 @@
+//===- Differentiate.h - Entry points of --stencil-adjoint ------*- C++ -*-===//
+//
+// The two ways --stencil-adjoint differentiates a function, shared between
+// the straight-line differentiator (StencilAdjoint.cpp) and the reversal of
+// time loops (TimeLoopAdjoint.cpp), which differentiates the loop's body as a
+// straight-line step function. Internal to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_TRANSFORMS_DIFFERENTIATE_H
+#define STENCIL_LIB_TRANSFORMS_DIFFERENTIATE_H
+
+#include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::stencil::ad {
+
+/// The argument attribute that selects what to differentiate.
+inline constexpr StringLiteral kActiveAttr =
+    StencilDialect::ActiveAttrHelper::getNameStr();
+
+/// Returns true if `type` is f32 or f64.
+inline bool isStencilFloat(Type type) { return type.isF32() || type.isF64(); }
+
+/// Returns the extents of the dynamic dimensions of `array` (memref.dim).
+SmallVector<Value> getDynamicSizes(OpBuilder &builder, Location loc,
+                                   Value array);
+
+/// Creates, at the builder's insertion point, a domain over every element of
+/// an array of type `type` (rank >= 1) whose dynamic extents are
+/// `dynamicSizes`, and returns it; its body holds only the yield.
+DomainOp createFullDomain(OpBuilder &builder, Location loc, MemRefType type,
+                          ValueRange dynamicSizes);
+
+/// Creates `name`, the empty adjoint of `primal`, next to it, with the
+/// signature of docs/Adjoint.md: the primal's arguments, a shadow per
+/// argument in `activeArgs` (an array, or a `memref<T>` for a scalar), a
+/// seed per result, then the `extra` (type, name) arguments. Names its
+/// arguments and gives it an entry block. Fails (reported) if the name is
+/// taken.
+FailureOr<func::FuncOp>
+createAdjointSignature(OpBuilder &builder, func::FuncOp primal,
+                       ArrayRef<unsigned> activeArgs, StringRef name,
+                       ArrayRef<std::pair<Type, StringRef>> extra = {});
+
+/// Builds `name`, the adjoint of the straight-line function `primal`, next
+/// to it (docs/Adjoint.md). Reports and returns failure on unsupported
+/// input, leaving the module as it was.
+FailureOr<func::FuncOp> differentiateStraightLine(func::FuncOp primal,
+                                                  StringRef name,
+                                                  bool resetOutputs);
+
+/// Builds `name`, the adjoint of `primal`, whose body holds the time loop
+/// `loop` (docs/TimeLoops.md), together with the step function it calls and
+/// the step's adjoint.
+FailureOr<func::FuncOp> differentiateTimeLoop(func::FuncOp primal,
+                                              scf::ForOp loop, StringRef name,
+                                              bool resetOutputs);
+
+} // namespace mlir::stencil::ad
+
+#endif // STENCIL_LIB_TRANSFORMS_DIFFERENTIATE_H

@@ -1,0 +1,632 @@
+//===- TimeLoopAdjoint.cpp - Reverse-mode AD of time loops ------*- C++ -*-===//
+//
+// This file implements the reversal of a time loop (docs/TimeLoops.md). The
+// loop's body becomes a private step function, which the straight-line
+// differentiator differentiates like any other; the adjoint function then
+// drives both by the checkpointing schedule of the run-time library
+// (Stencil/Runtime/Checkpoint.h): store, restore, advance and reverse
+// actions on one working state, with the snapshots allocated once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Differentiate.h"
+#include "TimeLoopPlan.h"
+
+#include "Stencil/Runtime/Checkpoint.h"
+#include "Stencil/Transforms/AdjointOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::ad;
+
+namespace {
+
+/// The functions of the run-time library that the adjoint calls.
+struct RuntimeCalls {
+  func::FuncOp start, slots, stepAction, actionStep, actionEnd, actionSlot,
+      finish;
+};
+
+class TimeLoopDifferentiator {
+public:
+  TimeLoopDifferentiator(func::FuncOp primal, const TimeLoopPlan &plan,
+                         StringRef name, bool resetOutputs)
+      : primal(primal), plan(plan), loop(plan.loop), adjointName(name),
+        resetOutputs(resetOutputs), builder(primal.getContext()) {}
+
+  FailureOr<func::FuncOp> run();
+
+private:
+  LogicalResult outlineStep();
+  LogicalResult createAdjoint();
+  LogicalResult reverseEpilogue();
+  void declareRuntime();
+  void emitDriver();
+  Value emitTripCount();
+  SmallVector<Value> initialBinding();
+  SmallVector<Value> allocSnapshots(Value slots);
+  void emitCopies(Value slot, ValueRange binding, bool restore);
+  SmallVector<Value> emitAdvance(ValueRange binding);
+  void emitReverse(ValueRange binding, ValueRange shadows);
+  Value stepTime(Value index);
+  SmallVector<Value> stepOperands(ValueRange binding, Value time);
+  void finishScalars();
+  void cleanup();
+
+  func::FuncOp primal;
+  const TimeLoopPlan &plan;
+  scf::ForOp loop;
+  std::string adjointName;
+  bool resetOutputs;
+  OpBuilder builder;
+
+  SmallVector<unsigned> activeArgs;
+  /// The step function, its adjoint, and which captures it receives as
+  /// arguments (constants are cloned into it instead).
+  func::FuncOp step, stepAdjoint;
+  SmallVector<Value> stepCaptures;
+  func::FuncOp adjoint;
+  RuntimeCalls runtime;
+  /// The primal mapping, adjoints and activity of the function level.
+  AdjointState top;
+  /// The shadow argument of each active argument (arrays and scalars).
+  llvm::DenseMap<Value, Value> argShadows;
+  /// The adjoint of each accumulator's result, seeding every step's term.
+  SmallVector<Value> termSeeds;
+  /// The schedule, the snapshot count argument and the snapshot arrays.
+  Value schedule;
+  SmallVector<Value> snapshots;
+  /// The dynamic extents of each state array (rotated arrays have the
+  /// extents of the argument they start from), taken before the schedule.
+  SmallVector<SmallVector<Value>> stateSizes;
+};
+
+} // namespace
+
+/// Returns true if the function argument `arg` is marked active.
+static bool isActiveArg(func::FuncOp func, BlockArgument arg) {
+  if (arg.getOwner()->getParentOp() != func.getOperation())
+    return false;
+  return static_cast<bool>(func.getArgAttr(arg.getArgNumber(), kActiveAttr));
+}
+
+LogicalResult TimeLoopDifferentiator::outlineStep() {
+  // Arguments: the captures (constants are cloned instead), the rotated
+  // arrays, the loop's induction variable; results: the summed terms.
+  SmallVector<Type> types;
+  SmallVector<Value> active;
+  for (Value capture : plan.captures) {
+    Operation *def = capture.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>())
+      continue;
+    stepCaptures.push_back(capture);
+    types.push_back(capture.getType());
+  }
+  for (unsigned position : plan.arrays)
+    types.push_back(loop.getRegionIterArgs()[position].getType());
+  types.push_back(loop.getInductionVar().getType());
+  SmallVector<Type> results;
+  for (Value term : plan.terms)
+    results.push_back(term.getType());
+
+  std::string name = (primal.getName() + "_step").str();
+  auto module = primal->getParentOfType<ModuleOp>();
+  if (SymbolTable::lookupSymbolIn(module, name))
+    return primal.emitOpError()
+           << "cannot outline its time step: a symbol named '" << name
+           << "' already exists";
+  builder.setInsertionPointAfter(primal);
+  step = func::FuncOp::create(builder, loop.getLoc(), name,
+                              builder.getFunctionType(types, results));
+  step.setPrivate();
+  Block *entry = step.addEntryBlock();
+  IRMapping mapping;
+  unsigned index = 0;
+  MLIRContext *ctx = primal.getContext();
+  auto markActive = [&](unsigned i) {
+    step.setArgAttr(i, kActiveAttr, UnitAttr::get(ctx));
+  };
+  for (Value capture : stepCaptures) {
+    BlockArgument arg = entry->getArgument(index);
+    mapping.map(capture, arg);
+    arg.setLoc(capture.getLoc());
+    auto funcArg = dyn_cast<BlockArgument>(capture);
+    if (funcArg && isActiveArg(primal, funcArg))
+      markActive(index);
+    ++index;
+  }
+  for (unsigned position : plan.arrays) {
+    BlockArgument arg = entry->getArgument(index);
+    mapping.map(loop.getRegionIterArgs()[position], arg);
+    arg.setLoc(loop.getInitArgs()[position].getLoc());
+    markActive(index++);
+  }
+  mapping.map(loop.getInductionVar(), entry->getArgument(index));
+
+  builder.setInsertionPointToStart(entry);
+  for (Value capture : plan.captures)
+    if (!mapping.contains(capture))
+      mapping.map(capture,
+                  builder.clone(*capture.getDefiningOp())->getResult(0));
+  llvm::SmallPtrSet<Operation *, 4> additions(plan.additions.begin(),
+                                              plan.additions.end());
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (!additions.contains(&op))
+      builder.clone(op, mapping);
+  SmallVector<Value> returned;
+  for (Value term : plan.terms)
+    returned.push_back(mapping.lookupOrDefault(term));
+  func::ReturnOp::create(builder, loop.getLoc(), returned);
+
+  FailureOr<func::FuncOp> differentiated =
+      differentiateStraightLine(step, name + "_adjoint", resetOutputs);
+  if (failed(differentiated))
+    return failure();
+  stepAdjoint = *differentiated;
+  return success();
+}
+
+LogicalResult TimeLoopDifferentiator::createAdjoint() {
+  for (BlockArgument arg : primal.getArguments())
+    if (isActiveArg(primal, arg))
+      activeArgs.push_back(arg.getArgNumber());
+  FailureOr<func::FuncOp> created = createAdjointSignature(
+      builder, primal, activeArgs, adjointName,
+      {{builder.getIndexType(), "snapshots"}});
+  if (failed(created))
+    return failure();
+  adjoint = *created;
+  Block *entry = &adjoint.getBody().front();
+  builder.setInsertionPointToStart(entry);
+  unsigned numArgs = primal.getNumArguments();
+  for (unsigned i = 0; i < numArgs; ++i)
+    top.primal.map(primal.getArgument(i), entry->getArgument(i));
+  for (auto [k, index] : llvm::enumerate(activeArgs)) {
+    Value arg = primal.getArgument(index);
+    argShadows[arg] = entry->getArgument(numArgs + k);
+    if (isa<MemRefType>(arg.getType()))
+      top.shadows[arg] = entry->getArgument(numArgs + k);
+    else
+      top.active.insert(arg);
+  }
+  return success();
+}
+
+/// Marks the float results of `op` active if an operand is.
+static void propagateActivity(Operation *op, AdjointState &state) {
+  if (llvm::none_of(op->getOperands(),
+                    [&](Value v) { return state.isActive(v); }))
+    return;
+  for (Value result : op->getResults())
+    if (isStencilFloat(result.getType()))
+      state.active.insert(result);
+}
+
+LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
+  Location loc = loop.getLoc();
+  for (Operation *op : plan.prologue) {
+    builder.clone(*op, top.primal);
+    propagateActivity(op, top);
+  }
+  // The loop's sums have no value here (computing them would cost a
+  // forward sweep): placeholders stand in, and must be unused once the
+  // epilogue is reversed.
+  SmallVector<Operation *> placeholders;
+  for (unsigned position : plan.accumulators) {
+    Value result = loop.getResult(position);
+    auto placeholder = UnrealizedConversionCastOp::create(
+        builder, loc, result.getType(), ValueRange());
+    placeholders.push_back(placeholder);
+    top.primal.map(result, placeholder.getResult(0));
+    top.active.insert(result);
+  }
+  SmallVector<Operation *> clones;
+  for (Operation *op : plan.epilogue) {
+    clones.push_back(builder.clone(*op, top.primal));
+    propagateActivity(op, top);
+  }
+  Block &entry = adjoint.getBody().front();
+  unsigned firstSeed = primal.getNumArguments() + activeArgs.size();
+  auto ret = cast<func::ReturnOp>(primal.getBody().front().getTerminator());
+  for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
+    top.addAdjoint(builder, ret.getLoc(), operand,
+                   entry.getArgument(firstSeed + i));
+  for (Operation *op : llvm::reverse(plan.epilogue)) {
+    if (llvm::none_of(op->getResults(),
+                      [&](Value result) { return top.getAdjoint(result); }))
+      continue;
+    auto rule = dyn_cast<AdjointOpInterface>(op);
+    if (!rule)
+      return op->emitOpError("has no adjoint rule");
+    if (failed(rule.emitAdjoint(builder, top)))
+      return failure();
+  }
+  for (Operation *clone : llvm::reverse(clones))
+    if (clone->use_empty() && isMemoryEffectFree(clone))
+      clone->erase();
+  for (auto [k, position] : llvm::enumerate(plan.accumulators)) {
+    Value result = loop.getResult(position);
+    if (!placeholders[k]->use_empty()) {
+      Operation *user = *placeholders[k]->getUsers().begin();
+      return user->emitOpError()
+             << "needs the value of the time loop's sum #" << position
+             << " in the adjoint (the sum is used nonlinearly after the "
+                "loop); not supported yet";
+    }
+    placeholders[k]->erase();
+    Value seed = top.getAdjoint(result);
+    if (!seed)
+      seed = arith::ConstantOp::create(
+          builder, loc, result.getType(),
+          builder.getFloatAttr(result.getType(), 0.0));
+    termSeeds.push_back(seed);
+  }
+  return success();
+}
+
+void TimeLoopDifferentiator::declareRuntime() {
+  auto module = primal->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = module.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = builder.getI64Type();
+  auto declare = [&](StringRef name, TypeRange args, TypeRange results) {
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(module.getBody());
+    auto decl = func::FuncOp::create(builder, module.getLoc(), name,
+                                     builder.getFunctionType(args, results));
+    decl.setPrivate();
+    return decl;
+  };
+  // The names and signatures of Stencil/Runtime/Checkpoint.h.
+  runtime.start = declare("stencil_ckpt_start", {i64, i64}, {ptr});
+  runtime.slots = declare("stencil_ckpt_slots", {ptr}, {i64});
+  runtime.stepAction = declare("stencil_ckpt_step_action", {ptr}, {i64});
+  runtime.actionStep = declare("stencil_ckpt_action_step", {ptr}, {i64});
+  runtime.actionEnd = declare("stencil_ckpt_action_end", {ptr}, {i64});
+  runtime.actionSlot = declare("stencil_ckpt_action_slot", {ptr}, {i64});
+  runtime.finish = declare("stencil_ckpt_finish", {ptr}, {});
+}
+
+/// Calls `callee` with `args` and returns its result as an index, if any.
+static Value callIndex(OpBuilder &builder, Location loc, func::FuncOp callee,
+                       ValueRange args) {
+  auto call = func::CallOp::create(builder, loc, callee, args);
+  if (call.getNumResults() == 0)
+    return {};
+  return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                    call.getResult(0));
+}
+
+Value TimeLoopDifferentiator::emitTripCount() {
+  Location loc = loop.getLoc();
+  Value lb = top.primal.lookupOrDefault(loop.getLowerBound());
+  Value ub = top.primal.lookupOrDefault(loop.getUpperBound());
+  Value st = top.primal.lookupOrDefault(loop.getStep());
+  Value span = arith::SubIOp::create(builder, loc, ub, lb);
+  Value count = arith::CeilDivSIOp::create(builder, loc, span, st);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  return arith::MaxSIOp::create(builder, loc, count, zero);
+}
+
+Value TimeLoopDifferentiator::stepTime(Value index) {
+  Location loc = loop.getLoc();
+  Value lb = top.primal.lookupOrDefault(loop.getLowerBound());
+  Value st = top.primal.lookupOrDefault(loop.getStep());
+  Value offset = arith::MulIOp::create(builder, loc, index, st);
+  return arith::AddIOp::create(builder, loc, lb, offset);
+}
+
+/// The arrays that make up the state, in snapshot order: the rotated arrays
+/// as bound now, then the written captures.
+static SmallVector<Value> stateArrays(ValueRange binding,
+                                      ArrayRef<Value> writtenCaptures,
+                                      const IRMapping &primal) {
+  SmallVector<Value> arrays(binding.begin(), binding.end());
+  for (Value capture : writtenCaptures)
+    arrays.push_back(primal.lookupOrDefault(capture));
+  return arrays;
+}
+
+SmallVector<Value> TimeLoopDifferentiator::allocSnapshots(Value slots) {
+  Location loc = loop.getLoc();
+  SmallVector<Value> result;
+  for (auto [array, sizes] : llvm::zip_equal(
+           stateArrays(initialBinding(), plan.writtenCaptures, top.primal),
+           stateSizes)) {
+    auto type = cast<MemRefType>(array.getType());
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    llvm::append_range(shape, type.getShape());
+    SmallVector<Value> operands = {slots};
+    llvm::append_range(operands, sizes);
+    auto snapshotType = MemRefType::get(shape, type.getElementType());
+    result.push_back(
+        memref::AllocOp::create(builder, loc, snapshotType, operands));
+  }
+  return result;
+}
+
+SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
+  SmallVector<Value> initial;
+  for (unsigned position : plan.arrays)
+    initial.push_back(top.primal.lookupOrDefault(loop.getInitArgs()[position]));
+  return initial;
+}
+
+/// Returns the view of slot `slot` of `snapshot`, a state array of type
+/// `type` with the dynamic extents `dynamicSizes`.
+static Value slotView(OpBuilder &builder, Location loc, Value snapshot,
+                      Value slot, MemRefType type, ValueRange dynamicSizes) {
+  SmallVector<OpFoldResult> offsets = {slot}, sizes = {builder.getIndexAttr(1)},
+                            strides(type.getRank() + 1,
+                                    builder.getIndexAttr(1));
+  unsigned next = 0;
+  for (int64_t k = 0; k < type.getRank(); ++k) {
+    offsets.push_back(builder.getIndexAttr(0));
+    if (type.isDynamicDim(k))
+      sizes.push_back(dynamicSizes[next++]);
+    else
+      sizes.push_back(builder.getIndexAttr(type.getDimSize(k)));
+  }
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape(), cast<MemRefType>(snapshot.getType()), offsets, sizes,
+      strides);
+  return memref::SubViewOp::create(builder, loc, viewType, snapshot, offsets,
+                                   sizes, strides);
+}
+
+void TimeLoopDifferentiator::emitCopies(Value slot, ValueRange binding,
+                                        bool restore) {
+  Location loc = loop.getLoc();
+  for (auto [array, snapshot, sizes] : llvm::zip_equal(
+           stateArrays(binding, plan.writtenCaptures, top.primal), snapshots,
+           stateSizes)) {
+    auto type = cast<MemRefType>(array.getType());
+    Value view = slotView(builder, loc, snapshot, slot, type, sizes);
+    Value from = restore ? view : array, to = restore ? array : view;
+    DomainOp copy = createFullDomain(builder, loc, type, sizes);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(copy.getYield());
+    SmallVector<int64_t> zero(type.getRank(), 0);
+    Value value = GatherOp::create(builder, loc, type.getElementType(), from,
+                                   zero, nullptr);
+    StoreOp::create(builder, loc, value, to, nullptr);
+  }
+}
+
+/// Returns `binding` rotated by `rotation` (entry k of the result is entry
+/// rotation[k] of `binding`).
+static SmallVector<Value> rotate(ValueRange binding,
+                                 ArrayRef<unsigned> rotation) {
+  SmallVector<Value> result;
+  for (unsigned from : rotation)
+    result.push_back(binding[from]);
+  return result;
+}
+
+SmallVector<Value> TimeLoopDifferentiator::stepOperands(ValueRange binding,
+                                                        Value time) {
+  SmallVector<Value> operands;
+  for (Value capture : stepCaptures)
+    operands.push_back(top.primal.lookupOrDefault(capture));
+  llvm::append_range(operands, binding);
+  operands.push_back(time);
+  return operands;
+}
+
+SmallVector<Value> TimeLoopDifferentiator::emitAdvance(ValueRange binding) {
+  Location loc = loop.getLoc();
+  Value begin = callIndex(builder, loc, runtime.actionStep, schedule);
+  Value end = callIndex(builder, loc, runtime.actionEnd, schedule);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto steps = scf::ForOp::create(
+      builder, loc, begin, end, one, binding,
+      [&](OpBuilder &b, Location l, Value i, ValueRange current) {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPoint(b.getInsertionBlock(),
+                                  b.getInsertionPoint());
+        func::CallOp::create(builder, l, step,
+                             stepOperands(current, stepTime(i)));
+        scf::YieldOp::create(builder, l, rotate(current, plan.rotation));
+      });
+  return steps.getResults();
+}
+
+void TimeLoopDifferentiator::emitReverse(ValueRange binding,
+                                         ValueRange shadows) {
+  Location loc = loop.getLoc();
+  Value index = callIndex(builder, loc, runtime.actionStep, schedule);
+  SmallVector<Value> operands = stepOperands(binding, stepTime(index));
+  // The shadows of the step's active arguments, in argument order.
+  for (Value capture : stepCaptures)
+    if (auto arg = dyn_cast<BlockArgument>(capture))
+      if (arg.getOwner()->getParentOp() == primal.getOperation() &&
+          isActiveArg(primal, arg))
+        operands.push_back(argShadows.lookup(capture));
+  llvm::append_range(operands, shadows);
+  llvm::append_range(operands, termSeeds);
+  func::CallOp::create(builder, loc, stepAdjoint, operands);
+}
+
+/// Creates the case regions of `op`, each with an empty block.
+static SmallVector<Block *> createCaseBlocks(scf::IndexSwitchOp op) {
+  SmallVector<Block *> blocks;
+  for (Region &region : op.getCaseRegions())
+    blocks.push_back(&region.emplaceBlock());
+  blocks.push_back(&op.getDefaultRegion().emplaceBlock());
+  return blocks;
+}
+
+void TimeLoopDifferentiator::emitDriver() {
+  Location loc = loop.getLoc();
+  Block &entry = adjoint.getBody().front();
+  Value snapshotCount = entry.getArguments().back();
+  Value steps = emitTripCount();
+  Type i64 = builder.getI64Type();
+  auto toI64 = [&](Value v) {
+    return arith::IndexCastOp::create(builder, loc, i64, v).getResult();
+  };
+  schedule = func::CallOp::create(builder, loc, runtime.start,
+                                  ValueRange{toI64(steps), toI64(snapshotCount)})
+                 .getResult(0);
+  Value null = LLVM::ZeroOp::create(builder, loc, schedule.getType());
+  Value started = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
+                                       schedule, null);
+  // Without a schedule (a bad snapshot count, reported by the library)
+  // nothing is computed.
+  auto ifStarted = scf::IfOp::create(builder, loc, started);
+  builder.setInsertionPoint(ifStarted.thenBlock()->getTerminator());
+
+  SmallVector<Value> initial = initialBinding(), shadows;
+  for (unsigned position : plan.arrays)
+    shadows.push_back(top.shadows.lookup(loop.getInitArgs()[position]));
+  for (Value array : stateArrays(initial, plan.writtenCaptures, top.primal))
+    stateSizes.push_back(getDynamicSizes(builder, loc, array));
+  snapshots = allocSnapshots(callIndex(builder, loc, runtime.slots, schedule));
+  // The shadows as bound during the last step: rotated T - 1 times.
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value last = arith::MaxSIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, steps, one), zero);
+  auto forward = scf::ForOp::create(
+      builder, loc, zero, last, one, shadows,
+      [&](OpBuilder &b, Location l, Value, ValueRange current) {
+        scf::YieldOp::create(b, l, rotate(current, plan.rotation));
+      });
+
+  // The schedule's actions, until DONE: (kind, working state, shadows).
+  SmallVector<Value> carried(initial);
+  llvm::append_range(carried, forward.getResults());
+  SmallVector<Type> carriedTypes(ValueRange(carried).getTypes());
+  SmallVector<Type> afterTypes = {builder.getIndexType()};
+  llvm::append_range(afterTypes, carriedTypes);
+  auto actions = scf::WhileOp::create(builder, loc, afterTypes, carried);
+  SmallVector<Location> locs(carriedTypes.size(), loc);
+  Block *before = builder.createBlock(&actions.getBefore(), {}, carriedTypes,
+                                      locs);
+  Value kind = callIndex(builder, loc, runtime.stepAction, schedule);
+  Value done = arith::ConstantIndexOp::create(builder, loc, STENCIL_CKPT_DONE);
+  Value more = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                     kind, done);
+  SmallVector<Value> forwarded = {kind};
+  llvm::append_range(forwarded, before->getArguments());
+  scf::ConditionOp::create(builder, loc, more, forwarded);
+  locs.push_back(loc);
+  Block *after =
+      builder.createBlock(&actions.getAfter(), {}, afterTypes, locs);
+  unsigned numArrays = plan.arrays.size();
+  ValueRange binding = after->getArguments().slice(1, numArrays);
+  ValueRange shadowBinding = after->getArguments().slice(1 + numArrays);
+
+  auto dispatch = scf::IndexSwitchOp::create(
+      builder, loc, carriedTypes, after->getArgument(0),
+      ArrayRef<int64_t>{STENCIL_CKPT_STORE, STENCIL_CKPT_RESTORE,
+                        STENCIL_CKPT_ADVANCE, STENCIL_CKPT_REVERSE},
+      4);
+  scf::YieldOp::create(builder, loc, dispatch.getResults());
+  SmallVector<Block *> cases = createCaseBlocks(dispatch);
+  auto yieldState = [&](ValueRange working, ValueRange shadowsNow) {
+    SmallVector<Value> values(working);
+    llvm::append_range(values, shadowsNow);
+    scf::YieldOp::create(builder, loc, values);
+  };
+  for (bool restore : {false, true}) {
+    builder.setInsertionPointToStart(cases[restore ? 1 : 0]);
+    Value slot = callIndex(builder, loc, runtime.actionSlot, schedule);
+    emitCopies(slot, binding, restore);
+    yieldState(binding, shadowBinding);
+  }
+  builder.setInsertionPointToStart(cases[2]);
+  yieldState(emitAdvance(binding), shadowBinding);
+  builder.setInsertionPointToStart(cases[3]);
+  emitReverse(binding, shadowBinding);
+  yieldState(binding, rotate(shadowBinding, plan.inverse()));
+  builder.setInsertionPointToStart(cases[4]);
+  yieldState(binding, shadowBinding);
+
+  builder.setInsertionPointAfter(actions);
+  func::CallOp::create(builder, loc, runtime.finish, schedule);
+  for (Value snapshot : snapshots)
+    memref::DeallocOp::create(builder, loc, snapshot);
+  finishScalars();
+  builder.setInsertionPointAfter(ifStarted);
+  func::ReturnOp::create(builder, primal.getLoc());
+}
+
+void TimeLoopDifferentiator::finishScalars() {
+  Location loc = primal.getLoc();
+  for (auto [k, position] : llvm::enumerate(plan.accumulators))
+    top.addAdjoint(builder, loc, loop.getInitArgs()[position], termSeeds[k]);
+  for (Operation *op : llvm::reverse(plan.prologue)) {
+    if (llvm::none_of(op->getResults(),
+                      [&](Value result) { return top.getAdjoint(result); }))
+      continue;
+    // The plan has checked that the loop reads no active value computed
+    // here, so only the epilogue and the sums' initial values reach it.
+    if (auto rule = dyn_cast<AdjointOpInterface>(op))
+      (void)rule.emitAdjoint(builder, top);
+  }
+  Block &entry = adjoint.getBody().front();
+  unsigned numArgs = primal.getNumArguments();
+  for (auto [k, index] : llvm::enumerate(activeArgs)) {
+    Value arg = primal.getArgument(index);
+    Value gradient = top.getAdjoint(arg);
+    if (isa<MemRefType>(arg.getType()) || !gradient)
+      continue;
+    Value shadow = entry.getArgument(numArgs + k);
+    Value old = memref::LoadOp::create(builder, loc, shadow);
+    Value sum = arith::AddFOp::create(builder, loc, old, gradient);
+    memref::StoreOp::create(builder, loc, sum, shadow);
+  }
+}
+
+void TimeLoopDifferentiator::cleanup() {
+  for (func::FuncOp func : {adjoint, stepAdjoint, step})
+    if (func)
+      func.erase();
+}
+
+FailureOr<func::FuncOp> TimeLoopDifferentiator::run() {
+  if (failed(outlineStep()) || failed(createAdjoint())) {
+    cleanup();
+    return failure();
+  }
+  declareRuntime();
+  if (failed(reverseEpilogue())) {
+    cleanup();
+    return failure();
+  }
+  emitDriver();
+  return adjoint;
+}
+
+FailureOr<func::FuncOp> ad::differentiateTimeLoop(func::FuncOp primal,
+                                                      scf::ForOp loop,
+                                                      StringRef name,
+                                                      bool resetOutputs) {
+  if (!llvm::any_of(primal.getArguments(), [&](BlockArgument arg) {
+        return isActiveArg(primal, arg);
+      }))
+    return primal.emitOpError() << "has no argument marked " << kActiveAttr;
+  for (Type type : primal.getResultTypes())
+    if (!isStencilFloat(type))
+      return primal.emitOpError()
+             << "returns a value of type " << type
+             << "; functions to differentiate may only return f32/f64";
+  FailureOr<TimeLoopPlan> plan =
+      planTimeLoop(primal, loop, [&](BlockArgument arg) {
+        return isActiveArg(primal, arg);
+      });
+  if (failed(plan))
+    return failure();
+  TimeLoopDifferentiator differentiator(primal, *plan, name, resetOutputs);
+  return differentiator.run();
+}

@@ -1,0 +1,212 @@
+//===- TimeLoopPlan.cpp - What reversing a time loop needs ------*- C++ -*-===//
+//
+// This file implements planTimeLoop: it sorts the loop's iter_args into
+// rotated arrays and summed scalars, collects what the step reads from
+// above, and reports the inputs the reversal does not handle yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TimeLoopPlan.h"
+
+#include "Differentiate.h"
+
+#include "Stencil/Dialect/StencilInterfaces.h"
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::ad;
+
+SmallVector<unsigned> TimeLoopPlan::inverse() const {
+  SmallVector<unsigned> result(rotation.size());
+  for (auto [k, from] : llvm::enumerate(rotation))
+    result[from] = k;
+  return result;
+}
+
+/// Checks the ops before and after the loop: scalar computations only.
+static LogicalResult checkOutsideOps(TimeLoopPlan &plan, func::FuncOp func) {
+  bool after = false;
+  for (Operation &op : func.getBody().front()) {
+    if (&op == plan.loop.getOperation()) {
+      after = true;
+      continue;
+    }
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (isa<scf::ForOp>(op))
+      return op.emitOpError("is a second time loop in a function to "
+                            "differentiate; only one is supported yet");
+    if (isa<DomainOp>(op) || op.getNumRegions() != 0 ||
+        !isMemoryEffectFree(&op))
+      return op.emitOpError()
+             << "is not supported yet " << (after ? "after" : "before")
+             << " the time loop of a function to differentiate (expected "
+                "side-effect free scalar ops; domains belong in the loop)";
+    (after ? plan.epilogue : plan.prologue).push_back(&op);
+  }
+  for (Value result : plan.loop.getResults())
+    if (isa<MemRefType>(result.getType()) && !result.use_empty())
+      return plan.loop.emitOpError(
+          "has an array result that is used; not supported yet (the final "
+          "state is in the arrays the loop was given)");
+  return success();
+}
+
+/// Recognises `scf.yield ..., %acc + %term` for the float iter_arg at
+/// `position`.
+static LogicalResult planAccumulator(TimeLoopPlan &plan, unsigned position) {
+  scf::ForOp loop = plan.loop;
+  BlockArgument acc = loop.getRegionIterArgs()[position];
+  Value yielded = loop.getYieldedValues()[position];
+  auto add = yielded.getDefiningOp<arith::AddFOp>();
+  auto fail = [&]() {
+    return loop.emitOpError()
+           << "carries the scalar #" << position
+           << " in a way not supported yet: a loop-carried float must be a "
+              "sum of per-step terms (scf.yield ..., %acc + %term, %acc used "
+              "nowhere else)";
+  };
+  if (!add || add->getParentOp() != loop.getOperation() ||
+      !add->hasOneUse() || !acc.hasOneUse())
+    return fail();
+  Value term = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if (term == acc || (add.getLhs() != acc && add.getRhs() != acc))
+    return fail();
+  plan.accumulators.push_back(position);
+  plan.terms.push_back(term);
+  plan.additions.push_back(add);
+  return success();
+}
+
+/// Sorts the iter_args: rotated arrays (checked to be a permutation of
+/// distinct active arguments) and summed floats.
+static LogicalResult planIterArgs(TimeLoopPlan &plan,
+                                  function_ref<bool(BlockArgument)> isActive) {
+  scf::ForOp loop = plan.loop;
+  llvm::SmallDenseMap<Value, unsigned> arrayIndex;
+  for (auto [position, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    Type type = arg.getType();
+    if (isStencilFloat(type)) {
+      if (failed(planAccumulator(plan, position)))
+        return failure();
+      continue;
+    }
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || memref.getRank() == 0)
+      return loop.emitOpError()
+             << "carries a value of type " << type
+             << " (iter_arg #" << position
+             << "); only arrays of rank >= 1 and f32/f64 sums are supported";
+    auto init = dyn_cast<BlockArgument>(loop.getInitArgs()[position]);
+    if (!init || init.getOwner()->getParentOp() != loop->getParentOp() ||
+        !isActive(init))
+      return loop.emitOpError()
+             << "starts the rotated array #" << position
+             << " from a value that is not an argument marked "
+                "stencil.active; the arrays a time loop carries need shadows";
+    arrayIndex[arg] = plan.arrays.size();
+    plan.arrays.push_back(position);
+  }
+  llvm::SmallDenseSet<Value> inits;
+  for (unsigned position : plan.arrays)
+    if (!inits.insert(loop.getInitArgs()[position]).second)
+      return loop.emitOpError("starts two rotated arrays from the same "
+                              "argument; they must be distinct arrays");
+  llvm::SmallDenseSet<unsigned> seen;
+  for (unsigned position : plan.arrays) {
+    Value yielded = loop.getYieldedValues()[position];
+    auto it = arrayIndex.find(yielded);
+    if (it == arrayIndex.end() || !seen.insert(it->second).second)
+      return loop.emitOpError()
+             << "must yield its arrays as a rotation of its array iter_args "
+                "(scf.yield %cur, %next, %prev); yielded value #"
+             << position << " is not";
+    plan.rotation.push_back(it->second);
+  }
+  return success();
+}
+
+/// Collects what the body reads from above and checks it.
+static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
+                                  function_ref<bool(BlockArgument)> isActive) {
+  scf::ForOp loop = plan.loop;
+  Region &body = loop.getRegion();
+  llvm::SmallDenseSet<Value> written;
+  for (Operation &op : loop.getBody()->getOperations()) {
+    auto domain = dyn_cast<DomainOp>(op);
+    if (!domain)
+      continue;
+    for (Operation &inner : domain.getBodyBlock()->getOperations())
+      if (auto access = dyn_cast<AccessOpInterface>(inner))
+        if (access.isWrite())
+          written.insert(access.getAccessedArray());
+  }
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!body.isAncestor(operand.getParentRegion()))
+        plan.captures.insert(operand);
+  });
+  llvm::SmallDenseSet<Value> inits;
+  for (unsigned position : plan.arrays)
+    inits.insert(loop.getInitArgs()[position]);
+  // Float values above the loop that depend on active arguments.
+  llvm::SmallDenseSet<Value> activeAbove;
+  for (BlockArgument arg : func.getArguments())
+    if (isActive(arg) && isStencilFloat(arg.getType()))
+      activeAbove.insert(arg);
+  for (Operation *op : plan.prologue)
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return activeAbove.contains(v); }))
+      for (Value result : op->getResults())
+        activeAbove.insert(result);
+
+  for (Value capture : plan.captures) {
+    auto arg = dyn_cast<BlockArgument>(capture);
+    bool isArg = arg && arg.getOwner()->getParentOp() == func.getOperation();
+    if (isa<MemRefType>(capture.getType())) {
+      if (!isArg)
+        return loop.emitOpError("reads an array that is not an argument of "
+                                "the function; not supported yet");
+      if (inits.contains(capture))
+        return loop.emitOpError()
+               << "reads argument #" << arg.getArgNumber()
+               << " both as a rotated iter_arg and directly; use the "
+                  "iter_arg";
+      if (written.contains(capture)) {
+        if (!isActive(arg))
+          return loop.emitOpError()
+                 << "writes argument #" << arg.getArgNumber()
+                 << ", which is not marked stencil.active; the state a time "
+                    "loop carries needs a shadow";
+        plan.writtenCaptures.push_back(capture);
+      }
+      continue;
+    }
+    if (activeAbove.contains(capture) && !isArg)
+      return loop.emitOpError(
+          "reads a float computed before the loop from active arguments; "
+          "not supported yet (pass it as an argument)");
+  }
+  return success();
+}
+
+FailureOr<TimeLoopPlan>
+ad::planTimeLoop(func::FuncOp func, scf::ForOp loop,
+                     function_ref<bool(BlockArgument)> isActiveArg) {
+  TimeLoopPlan plan;
+  plan.loop = loop;
+  if (failed(checkOutsideOps(plan, func)) ||
+      failed(planIterArgs(plan, isActiveArg)) ||
+      failed(planCaptures(plan, func, isActiveArg)))
+    return failure();
+  if (plan.arrays.empty() && plan.writtenCaptures.empty())
+    return loop.emitOpError(
+        "carries no state (it rotates no array through iter_args and writes "
+        "no array); a time loop to differentiate must advance a state");
+  return plan;
+}

@@ -1,0 +1,52 @@
+//===- TimeLoopPlan.h - What reversing a time loop needs --------*- C++ -*-===//
+//
+// The plan of the reversal of a time loop (docs/TimeLoops.md): which values
+// the loop carries and how, what its step reads from above, and which
+// arrays make up the state that a snapshot must hold. Computed and checked
+// before any IR is built; TimeLoopAdjoint.cpp emits from it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_TRANSFORMS_TIMELOOPPLAN_H
+#define STENCIL_LIB_TRANSFORMS_TIMELOOPPLAN_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::stencil::ad {
+
+struct TimeLoopPlan {
+  scf::ForOp loop;
+  /// Positions (among the loop's iter_args) of the rotated arrays.
+  SmallVector<unsigned> arrays;
+  /// The rotation: after a step, rotated array k is the one that was
+  /// rotated array `rotation[k]` during it (scf.yield %a_rotation[0], ...).
+  SmallVector<unsigned> rotation;
+  /// Positions of the float iter_args that sum a term per step
+  /// (`scf.yield ..., %acc + %term`), the terms, and the additions.
+  SmallVector<unsigned> accumulators;
+  SmallVector<Value> terms;
+  SmallVector<Operation *> additions;
+  /// Values defined above the loop that its body uses, in first-use order.
+  llvm::SetVector<Value> captures;
+  /// Captured arrays that the body writes: state that does not rotate.
+  SmallVector<Value> writtenCaptures;
+  /// Top-level ops before and after the loop.
+  SmallVector<Operation *> prologue, epilogue;
+
+  /// The inverse rotation: rotated array k during a step was rotated array
+  /// `inverse()[k]` after it.
+  SmallVector<unsigned> inverse() const;
+};
+
+/// Plans the reversal of `loop`, the time loop at the top level of `func`,
+/// whose active arguments are `isActiveArg`. Reports what cannot be
+/// reversed (yet) at the op concerned.
+FailureOr<TimeLoopPlan>
+planTimeLoop(func::FuncOp func, scf::ForOp loop,
+             function_ref<bool(BlockArgument)> isActiveArg);
+
+} // namespace mlir::stencil::ad
+
+#endif // STENCIL_LIB_TRANSFORMS_TIMELOOPPLAN_H

@@ -1,0 +1,128 @@
+// Time loops for gen/check_adjoint.py (time-loops.test): whole-loop
+// gradients against finite differences, the dot-product test of linear
+// loops, every snapshot count against the first, 1 against 2 threads.
+
+// 1-D leapfrog wave through three rotated buffers: u_next = 2 u - u_prev +
+// c (u[-1] - 2 u + u[1]), a point source w[t] at %s, and the misfit
+// J = sum_t 1/2 (u_next[r] - d[t])^2 at the receiver %r.
+func.func @wave1d(%u0: memref<?xf64> {stencil.active},
+                  %u1: memref<?xf64> {stencil.active},
+                  %u2: memref<?xf64> {stencil.active},
+                  %c: memref<?xf64> {stencil.active},
+                  %w: memref<?xf64>, %d: memref<?xf64>, %n: index, %s: index,
+                  %r: index, %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %res:4 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %um = stencil.gather %cur[-1] : memref<?xf64>
+      %u = stencil.gather %cur[0] : memref<?xf64>
+      %up = stencil.gather %cur[1] : memref<?xf64>
+      %p = stencil.gather %prev[0] : memref<?xf64>
+      %cc = stencil.gather %c[0] : memref<?xf64>
+      %u2x = arith.mulf %two, %u : f64
+      %l1 = arith.addf %um, %up : f64
+      %lap = arith.subf %l1, %u2x : f64
+      %cl = arith.mulf %cc, %lap : f64
+      %a = arith.subf %u2x, %p : f64
+      %v = arith.addf %a, %cl : f64
+      stencil.store %v to %next : memref<?xf64>
+    }
+    %wt = memref.load %w[%t] : memref<?xf64>
+    %s1 = arith.addi %s, %c1 : index
+    stencil.domain (%i) = (%s) to (%s1) {
+      stencil.accumulate %wt to %next[0] : memref<?xf64>
+    }
+    %dt = memref.load %d[%t] : memref<?xf64>
+    %r1 = arith.addi %r, %c1 : index
+    %term = stencil.domain (%i) = (%r) to (%r1) -> f64 {
+      %half = arith.constant 0.5 : f64
+      %un = stencil.gather %next[0] : memref<?xf64>
+      %e = arith.subf %un, %dt : f64
+      %e2 = arith.mulf %e, %e : f64
+      %h = arith.mulf %half, %e2 : f64
+      stencil.yield %h : f64
+    }
+    %J1 = arith.addf %J, %term : f64
+    scf.yield %cur, %next, %prev, %J1
+        : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64
+  }
+  return %res#3 : f64
+}
+
+// 2-D explicit diffusion through a temporary and a copy back (no
+// rotation): tmp = u + k lap(u) on the interior, then u = tmp there.
+// Linear in u (k passive): the dot-product test applies.
+func.func @heat2d(%u: memref<?x?xf64> {stencil.active},
+                  %tmp: memref<?x?xf64> {stencil.active},
+                  %k: f64, %n: index, %m: index, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  %mm1 = arith.subi %m, %c1 : index
+  scf.for %t = %c0 to %steps step %c1 {
+    stencil.domain (%i, %j) = (1, 1) to (%nm1, %mm1) {
+      %four = arith.constant 4.0 : f64
+      %a = stencil.gather %u[-1, 0] : memref<?x?xf64>
+      %b = stencil.gather %u[1, 0] : memref<?x?xf64>
+      %c = stencil.gather %u[0, -1] : memref<?x?xf64>
+      %d = stencil.gather %u[0, 1] : memref<?x?xf64>
+      %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+      %ab = arith.addf %a, %b : f64
+      %cd = arith.addf %c, %d : f64
+      %s = arith.addf %ab, %cd : f64
+      %x4 = arith.mulf %four, %x : f64
+      %lap = arith.subf %s, %x4 : f64
+      %kl = arith.mulf %k, %lap : f64
+      %v = arith.addf %x, %kl : f64
+      stencil.store %v to %tmp : memref<?x?xf64>
+    }
+    stencil.domain (%i, %j) = (1, 1) to (%nm1, %mm1) {
+      %v = stencil.gather %tmp[0, 0] : memref<?x?xf64>
+      stencil.store %v to %u : memref<?x?xf64>
+    }
+  }
+  return
+}
+
+// 1-D nonlinear decay through two rotated buffers with an active scalar:
+// b = a + k * sin(a[-1] - a[1]) on the interior; returns 2 * sum_t b[q]^2.
+func.func @decay1d(%a0: memref<?xf64> {stencil.active},
+                   %b0: memref<?xf64> {stencil.active},
+                   %k: f64 {stencil.active}, %n: index, %q: index,
+                   %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %two = arith.constant 2.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %res:3 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%a = %a0, %b = %b0, %S = %zero)
+      -> (memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %l = stencil.gather %a[-1] : memref<?xf64>
+      %x = stencil.gather %a[0] : memref<?xf64>
+      %r = stencil.gather %a[1] : memref<?xf64>
+      %diff = arith.subf %l, %r : f64
+      %sn = math.sin %diff : f64
+      %ks = arith.mulf %k, %sn : f64
+      %v = arith.addf %x, %ks : f64
+      stencil.store %v to %b : memref<?xf64>
+    }
+    %q1 = arith.addi %q, %c1 : index
+    %term = stencil.domain (%i) = (%q) to (%q1) -> f64 {
+      %y = stencil.gather %b[0] : memref<?xf64>
+      %y2 = arith.mulf %y, %y : f64
+      stencil.yield %y2 : f64
+    }
+    %S1 = arith.addf %S, %term : f64
+    scf.yield %b, %a, %S1 : memref<?xf64>, memref<?xf64>, f64
+  }
+  %out = arith.mulf %two, %res#2 : f64
+  return %out : f64
+}

@@ -1,0 +1,261 @@
+// RUN: stencil-opt %s -split-input-file -verify-diagnostics --stencil-adjoint
+
+// Time loops that --stencil-adjoint does not reverse (yet) are reported at
+// the op concerned (docs/TimeLoops.md, "What is not supported").
+
+// In place within one domain: the dialect's verifier already refuses it.
+func.func @in_place(%u: memref<?xf64> {stencil.active}, %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (1) to (%n) {
+      // expected-note@+1 {{read here}}
+      %a = stencil.gather %u[-1] : memref<?xf64>
+      // expected-error@+1 {{'stencil.store' op writes an array that is also read in this domain}}
+      stencil.store %a to %u : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @product(%a: memref<?xf64> {stencil.active},
+                   %b: memref<?xf64> {stencil.active}, %n: index,
+                   %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f64
+  // expected-error@+1 {{'scf.for' op carries the scalar #2 in a way not supported yet: a loop-carried float must be a sum of per-step terms (scf.yield ..., %acc + %term, %acc used nowhere else)}}
+  %r:3 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b, %p = %one)
+      -> (memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    %p1 = arith.mulf %p, %p : f64
+    scf.yield %y, %x, %p1 : memref<?xf64>, memref<?xf64>, f64
+  }
+  return %r#2 : f64
+}
+
+// -----
+
+func.func @not_a_rotation(%a: memref<?xf64> {stencil.active},
+                          %b: memref<?xf64> {stencil.active}, %n: index,
+                          %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op must yield its arrays as a rotation of its array iter_args (scf.yield %cur, %next, %prev); yielded value #1 is not}}
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %y : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @index_carried(%a: memref<?xf64> {stencil.active},
+                         %b: memref<?xf64> {stencil.active}, %n: index,
+                         %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op carries a value of type 'index' (iter_arg #0); only arrays of rank >= 1 and f32/f64 sums are supported}}
+  %r = scf.for %t = %c0 to %T step %c1 iter_args(%k = %c0) -> (index) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %b : memref<?xf64>
+    }
+    %k1 = arith.addi %k, %c1 : index
+    scf.yield %k1 : index
+  }
+  return
+}
+
+// -----
+
+func.func @passive_state(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64>,
+                         %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op starts the rotated array #1 from a value that is not an argument marked stencil.active; the arrays a time loop carries need shadows}}
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @passive_written(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64>,
+                           %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op writes argument #1, which is not marked stencil.active; the state a time loop carries needs a shadow}}
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %b : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @two_loops(%a: memref<?xf64> {stencil.active},
+                     %b: memref<?xf64> {stencil.active}, %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %b : memref<?xf64>
+    }
+  }
+  // expected-error@+1 {{'scf.for' op is a second time loop in a function to differentiate; only one is supported yet}}
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %b[0] : memref<?xf64>
+      stencil.store %v to %a : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @domain_before(%a: memref<?xf64> {stencil.active},
+                         %b: memref<?xf64> {stencil.active}, %n: index,
+                         %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'stencil.domain' op is not supported yet before the time loop of a function to differentiate (expected side-effect free scalar ops; domains belong in the loop)}}
+  stencil.domain (%i) = (0) to (%n) {
+    %v = stencil.gather %a[0] : memref<?xf64>
+    stencil.store %v to %b : memref<?xf64>
+  }
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %b : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// A trip count read from memory depends on data.
+func.func @data_dependent_count(%a: memref<?xf64> {stencil.active},
+                                %b: memref<?xf64> {stencil.active},
+                                %counts: memref<?xindex>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'memref.load' op is not supported yet before the time loop of a function to differentiate}}
+  %T = memref.load %counts[%c0] : memref<?xindex>
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %b : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @sum_squared(%a: memref<?xf64> {stencil.active},
+                       %b: memref<?xf64> {stencil.active}, %n: index,
+                       %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r:3 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b, %s = %zero)
+      -> (memref<?xf64>, memref<?xf64>, f64) {
+    %term = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+      stencil.yield %v : f64
+    }
+    %s1 = arith.addf %s, %term : f64
+    scf.yield %y, %x, %s1 : memref<?xf64>, memref<?xf64>, f64
+  }
+  // expected-error@+1 {{'arith.mulf' op needs the value of the time loop's sum #2 in the adjoint (the sum is used nonlinearly after the loop); not supported yet}}
+  %sq = arith.mulf %r#2, %r#2 : f64
+  return %sq : f64
+}
+
+// -----
+
+func.func @active_scalar_above(%a: memref<?xf64> {stencil.active},
+                               %b: memref<?xf64> {stencil.active},
+                               %k: f64 {stencil.active}, %n: index,
+                               %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k2 = arith.mulf %k, %k : f64
+  // expected-error@+1 {{'scf.for' op reads a float computed before the loop from active arguments; not supported yet (pass it as an argument)}}
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      %w = arith.mulf %v, %k2 : f64
+      stencil.store %w to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @aliased_state(%a: memref<?xf64> {stencil.active},
+                         %b: memref<?xf64> {stencil.active}, %n: index,
+                         %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op reads argument #0 both as a rotated iter_arg and directly; use the iter_arg}}
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// The step's own body is checked as a straight-line function: an op with
+// regions inside the loop is reported there.
+func.func @nested_loop(%a: memref<?xf64> {stencil.active},
+                       %b: memref<?xf64> {stencil.active}, %n: index,
+                       %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    // expected-error@+1 {{'scf.for' op is not supported yet at the top level of a function to differentiate}}
+    scf.for %s = %c0 to %T step %c1 {
+    }
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}

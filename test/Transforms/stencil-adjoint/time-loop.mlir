@@ -1,0 +1,78 @@
+// RUN: stencil-opt %s --stencil-adjoint | FileCheck %s
+
+// The reversal of a time loop (docs/TimeLoops.md): three arrays rotated
+// through iter_args and a sum of per-step terms, scaled after the loop.
+// The body becomes the private @rot_step, differentiated as a
+// straight-line function into @rot_step_adjoint; @rot_adjoint takes the
+// snapshot count last and follows the run-time schedule's actions.
+
+func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.active},
+               %c: memref<?xf64> {stencil.active}, %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %half = arith.constant 0.5 : f64
+  %r:4 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b, %z = %c, %s = %zero)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64) {
+    %term = stencil.domain (%i) = (1) to (%n) -> f64 {
+      %u = stencil.gather %x[-1] : memref<?xf64>
+      %v = stencil.gather %y[0] : memref<?xf64>
+      %w = arith.mulf %u, %v : f64
+      stencil.store %w to %z : memref<?xf64>
+      stencil.yield %w : f64
+    }
+    %s1 = arith.addf %s, %term : f64
+    scf.yield %y, %z, %x, %s1 : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64
+  }
+  %out = arith.mulf %half, %r#3 : f64
+  return %out : f64
+}
+
+// CHECK-LABEL: func.func @rot_adjoint(
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: memref<?xf64>, %[[B:[a-z0-9]+]]: memref<?xf64>, %[[C:[a-z0-9]+]]: memref<?xf64>, %[[N:[a-z0-9]+]]: index, %[[T:[a-z0-9]+]]: index,
+// CHECK-SAME:    %[[AB:[a-z0-9]+]]: memref<?xf64>, %[[BB:[a-z0-9]+]]: memref<?xf64>, %[[CB:[a-z0-9]+]]: memref<?xf64>, %[[SEED:[a-z0-9]+]]: f64, %[[SNAP:[a-z0-9]+]]: index)
+// The seed of the sum: the epilogue (0.5 * sum) reversed.
+// CHECK:       %[[JB:.*]] = arith.mulf %[[SEED]], %{{.*}} : f64
+// CHECK:       %[[SCHED:.*]] = call @stencil_ckpt_start(
+// CHECK:       scf.if
+// Snapshots: one per state array, slots x extent, allocated once.
+// CHECK:         %[[SLOTS:.*]] = func.call @stencil_ckpt_slots(%[[SCHED]])
+// CHECK-COUNT-3: memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf64>
+// The shadows as bound during the last step: the rotation applied T-1 times.
+// CHECK:         scf.for {{.*}} iter_args(%[[S0:.*]] = %[[AB]], %[[S1:.*]] = %[[BB]], %[[S2:.*]] = %[[CB]])
+// CHECK-NEXT:      scf.yield %[[S1]], %[[S2]], %[[S0]]
+// CHECK:         scf.while
+// CHECK:           func.call @stencil_ckpt_step_action(%[[SCHED]])
+// CHECK:           scf.index_switch
+// STORE: copy each state array into its slot.
+// CHECK:           case 0 {
+// CHECK:             func.call @stencil_ckpt_action_slot
+// CHECK:             memref.subview
+// CHECK:             stencil.domain
+// CHECK:             stencil.gather %{{.*}}[0] : memref<?xf64>
+// CHECK-NEXT:        stencil.store %{{.*}} to %{{.*}} : memref<?xf64, strided<[1], offset: ?>>
+// RESTORE: the other way.
+// CHECK:           case 1 {
+// CHECK:             stencil.gather %{{.*}}[0] : memref<?xf64, strided<[1], offset: ?>>
+// CHECK-NEXT:        stencil.store %{{.*}} to %{{.*}} : memref<?xf64>
+// ADVANCE: primal steps, rotating the working arrays.
+// CHECK:           case 2 {
+// CHECK:             scf.for {{.*}} iter_args(%[[W0:.*]] = %{{.*}}, %[[W1:.*]] = %{{.*}}, %[[W2:.*]] = %{{.*}})
+// CHECK:               func.call @rot_step(%[[N]], %[[W0]], %[[W1]], %[[W2]], %{{.*}})
+// CHECK-NEXT:          scf.yield %[[W1]], %[[W2]], %[[W0]]
+// REVERSE: the step's adjoint with the term's seed, then the shadows
+// rotated back.
+// CHECK:           case 3 {
+// CHECK:             func.call @rot_step_adjoint(%[[N]], %[[P0:[a-z0-9]+]], %[[P1:[a-z0-9]+]], %[[P2:[a-z0-9]+]], %{{.*}}, %[[Q0:[a-z0-9]+]], %[[Q1:[a-z0-9]+]], %[[Q2:[a-z0-9]+]], %[[JB]])
+// CHECK-NEXT:        scf.yield %[[P0]], %[[P1]], %[[P2]], %[[Q2]], %[[Q0]], %[[Q1]]
+// CHECK:         func.call @stencil_ckpt_finish(%[[SCHED]])
+// CHECK-COUNT-3: memref.dealloc
+// CHECK:       return
+
+// The step: the captures (%n), the rotated arrays, the step index; it
+// returns the term.
+// CHECK-LABEL: func.func private @rot_step(
+// CHECK-SAME:    %{{.*}}: index, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: index) -> f64
+// CHECK-LABEL: func.func private @rot_step_adjoint(
+// CHECK-SAME:    %{{.*}}: f64) attributes {stencil.adjoint_of = @rot_step}
+// CHECK:       func.func private @stencil_ckpt_start(i64, i64) -> !llvm.ptr
