@@ -42,7 +42,10 @@
 # {size name: value}. Arrays and scalars are f64. A case whose function
 # holds a time loop lists "snapshots": [expr, ...], snapshot counts as
 # expressions of the sizes ("1", "steps"): its adjoint takes the count as a
-# last argument (docs/TimeLoops.md); the other checks use the first.
+# last argument (docs/TimeLoops.md); the other checks use the first. With
+# "trip_count": expr, each schedule's statistics (stencil_ckpt_last_stats)
+# must show min(snapshots, T) slots and Revolve's optimal number of forward
+# steps, computed here from the closed form.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -199,6 +202,23 @@ class CaseError(Exception):
     pass
 
 
+class CkptStats(ctypes.Structure):
+    """stencil_ckpt_stats (include/Stencil/Runtime/Checkpoint.h)."""
+    _fields_ = [("steps", ctypes.c_int64), ("slots", ctypes.c_int64),
+                ("forward_steps", ctypes.c_int64), ("stores", ctypes.c_int64)]
+
+
+def revolve_forward_steps(steps, slots):
+    """Griewank and Walther's optimum: r T - C(S + r, r - 1), r the least
+    with C(S + r, r) >= T (T - 1 for T >= 1 when S >= T)."""
+    if steps <= 1:
+        return 0
+    r = 0
+    while math.comb(slots + r, r) < steps:
+        r += 1
+    return r * steps - math.comb(slots + r, r - 1)
+
+
 class Case:
     """One function of the description, bound to a loaded library."""
 
@@ -215,6 +235,11 @@ class Case:
         self.active_scalars = [a["name"] for a in self.scalars if a.get("active")]
         self.active = [a["name"] for a in self.args if a.get("active")]
         self.snapshots = desc.get("snapshots")
+        self.trip_count = desc.get("trip_count")
+        self.stats = None
+        if self.trip_count is not None:
+            self.stats = lib.stencil_ckpt_last_stats
+            self.stats.restype = CkptStats
         for a in self.args:
             if a["kind"] in ("array", "scalar") and a.get("type", "f64") != "f64":
                 raise CaseError("argument %%%s: only f64 arrays and scalars are "
@@ -408,8 +433,10 @@ class Checker:
         """Every snapshot count gives bitwise the gradient of the first."""
         counts = case.snapshot_counts(sizes)
         first = case.run_adjoint(state, sizes, shadows, seeds, counts[0])
+        self.check_stats(case, sizes, counts[0])
         for count in counts[1:]:
             other = case.run_adjoint(state, sizes, shadows, seeds, count)
+            self.check_stats(case, sizes, count)
             bad = [n for n in case.active
                    if bits(_listify(first[n])) != bits(_listify(other[n]))]
             self.report(not bad, case, sizes, "schedules",
@@ -532,6 +559,20 @@ class Checker:
             if worst:
                 break
         self.report(worst is None, case, sizes, label, worst or "")
+
+
+    def check_stats(self, case, sizes, count):
+        """The schedule the last adjoint ran: its slots and forward steps."""
+        if case.stats is None:
+            return
+        steps = case.size_expr(case.trip_count, sizes)
+        slots = max(1, min(count, steps))
+        want = (steps, slots, revolve_forward_steps(steps, slots))
+        got = case.stats()
+        have = (got.steps, got.slots, got.forward_steps)
+        self.report(have == want, case, sizes, "revolve",
+                    "snapshots=%d: (steps, slots, forward steps) %s, expected %s"
+                    % (count, have, want))
 
 
 def _listify(x):
