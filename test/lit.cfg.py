@@ -59,6 +59,7 @@ tools = [
     "stencil-compile",
     # Built only with clang (examples/CMakeLists.txt); integration tests only.
     ToolSubst("wave3d-example", unresolved="ignore"),
+    ToolSubst("fwi-example", unresolved="ignore"),
     "mlir-opt",
     "mlir-translate",
     "mlir-runner",
