@@ -55,6 +55,14 @@ void bench_fill(double *a, int64_t outer, int64_t inner, uint64_t seed,
     }
 }
 
+void bench_copy(double *restrict dst, const double *restrict src,
+                int64_t outer, int64_t inner) {
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < outer; ++i)
+    for (int64_t j = 0; j < inner; ++j)
+      dst[i * inner + j] = src[i * inner + j];
+}
+
 void bench_triad(double *restrict a, const double *restrict b,
                  const double *restrict c, double s, int64_t n) {
 #pragma omp parallel for schedule(static)

@@ -53,6 +53,10 @@ void bench_free(double *p);
 void bench_fill(double *a, int64_t outer, int64_t inner, uint64_t seed,
                 double scale, double shift);
 
+/// Copies the `outer` x `inner` array `src` to `dst` in parallel, `outer`
+/// distributed with the kernels' static schedule.
+void bench_copy(double *dst, const double *src, int64_t outer, int64_t inner);
+
 /// STREAM triad `a[i] = b[i] + s * c[i]` for 0 <= i < n, parallel (static).
 void bench_triad(double *a, const double *b, const double *c, double s,
                  int64_t n);

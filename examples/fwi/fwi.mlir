@@ -11,8 +11,9 @@
 // (sx, sy, sz), and the receivers are the plane z = zr (every interior
 // (x, y)); d[t][x][y] are the observed traces.
 
-// J(m) = 1/2 sum_t sum_(x,y) (u_next(x, y, zr) - d[t][x][y])^2 over `steps`
-// steps; its adjoint gives dJ/dm (and dJ/d of the initial states).
+// J(m) = 1/2 sum_t sum_(x,y) (u_t(x, y, zr) - d[t][x][y])^2 over the
+// states u_0 .. u_{steps-1} that the steps start from (u_t is `cur` in step
+// t); its adjoint gives dJ/dm (and dJ/d of the initial states).
 func.func @fwi(%u0: memref<?x?x?xf64> {stencil.active},
                %u1: memref<?x?x?xf64> {stencil.active},
                %u2: memref<?x?x?xf64> {stencil.active},
@@ -27,6 +28,22 @@ func.func @fwi(%u0: memref<?x?x?xf64> {stencil.active},
   %res:4 = scf.for %t = %c0 to %steps step %c1
       iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero)
       -> (memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64) {
+    // The misfit of u_t on the receiver plane (a domain one point thick),
+    // before the update: the step's adjoint then replays nothing.
+    %dt = memref.subview %d[%t, 0, 0] [1, %n, %n] [1, 1, 1]
+        : memref<?x?x?xf64> to memref<?x?xf64, strided<[?, 1], offset: ?>>
+    %zr1 = arith.addi %zr, %c1 : index
+    %term = stencil.domain (%i, %j, %k) = (1, 1, %zr) to (%nm1, %nm1, %zr1)
+        -> f64 {
+      %half = arith.constant 0.5 : f64
+      %un = stencil.gather %cur[0, 0, 0] : memref<?x?x?xf64>
+      %obs = stencil.gather %dt[0, 0] dims [0, 1]
+          : memref<?x?xf64, strided<[?, 1], offset: ?>>
+      %e = arith.subf %un, %obs : f64
+      %e2 = arith.mulf %e, %e : f64
+      %h = arith.mulf %half, %e2 : f64
+      stencil.yield %h : f64
+    }
     // The wave equation on the interior.
     stencil.domain (%i, %j, %k) = (1, 1, 1) to (%nm1, %nm1, %nm1) {
       %two = arith.constant 2.0 : f64
@@ -61,21 +78,6 @@ func.func @fwi(%u0: memref<?x?x?xf64> {stencil.active},
     stencil.domain (%i, %j, %k) = (%sx, %sy, %sz) to (%sx1, %sy1, %sz1) {
       stencil.accumulate %wt to %next[0, 0, 0] : memref<?x?x?xf64>
     }
-    // The misfit on the receiver plane: a domain one point thick.
-    %dt = memref.subview %d[%t, 0, 0] [1, %n, %n] [1, 1, 1]
-        : memref<?x?x?xf64> to memref<?x?xf64, strided<[?, 1], offset: ?>>
-    %zr1 = arith.addi %zr, %c1 : index
-    %term = stencil.domain (%i, %j, %k) = (1, 1, %zr) to (%nm1, %nm1, %zr1)
-        -> f64 {
-      %half = arith.constant 0.5 : f64
-      %un = stencil.gather %next[0, 0, 0] : memref<?x?x?xf64>
-      %obs = stencil.gather %dt[0, 0] dims [0, 1]
-          : memref<?x?xf64, strided<[?, 1], offset: ?>>
-      %e = arith.subf %un, %obs : f64
-      %e2 = arith.mulf %e, %e : f64
-      %h = arith.mulf %half, %e2 : f64
-      stencil.yield %h : f64
-    }
     %J1 = arith.addf %J, %term : f64
     scf.yield %cur, %next, %prev, %J1
         : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
@@ -83,7 +85,7 @@ func.func @fwi(%u0: memref<?x?x?xf64> {stencil.active},
   return %res#3 : f64
 }
 
-// The same simulation, recording the traces d[t][x][y] = u_next(x, y, zr)
+// The same simulation, recording the traces d[t][x][y] = u_t(x, y, zr)
 // (the observed data of a model). Not differentiated.
 func.func @record(%u0: memref<?x?x?xf64>, %u1: memref<?x?x?xf64>,
                   %u2: memref<?x?x?xf64>, %m: memref<?x?x?xf64>,
@@ -96,6 +98,15 @@ func.func @record(%u0: memref<?x?x?xf64>, %u1: memref<?x?x?xf64>,
   %res:3 = scf.for %t = %c0 to %steps step %c1
       iter_args(%prev = %u0, %cur = %u1, %next = %u2)
       -> (memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>) {
+    %dt = memref.subview %d[%t, 0, 0] [1, %n, %n] [1, 1, 1]
+        : memref<?x?x?xf64> to memref<?x?xf64, strided<[?, 1], offset: ?>>
+    %plane = memref.subview %cur[0, 0, %zr] [%n, %n, 1] [1, 1, 1]
+        : memref<?x?x?xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+    stencil.domain (%i, %j) = (1, 1) to (%nm1, %nm1) {
+      %un = stencil.gather %plane[0, 0]
+          : memref<?x?xf64, strided<[?, ?], offset: ?>>
+      stencil.store %un to %dt : memref<?x?xf64, strided<[?, 1], offset: ?>>
+    }
     stencil.domain (%i, %j, %k) = (1, 1, 1) to (%nm1, %nm1, %nm1) {
       %two = arith.constant 2.0 : f64
       %six = arith.constant 6.0 : f64
@@ -127,15 +138,6 @@ func.func @record(%u0: memref<?x?x?xf64>, %u1: memref<?x?x?xf64>,
     %sz1 = arith.addi %sz, %c1 : index
     stencil.domain (%i, %j, %k) = (%sx, %sy, %sz) to (%sx1, %sy1, %sz1) {
       stencil.accumulate %wt to %next[0, 0, 0] : memref<?x?x?xf64>
-    }
-    %dt = memref.subview %d[%t, 0, 0] [1, %n, %n] [1, 1, 1]
-        : memref<?x?x?xf64> to memref<?x?xf64, strided<[?, 1], offset: ?>>
-    %plane = memref.subview %next[0, 0, %zr] [%n, %n, 1] [1, 1, 1]
-        : memref<?x?x?xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
-    stencil.domain (%i, %j) = (1, 1) to (%nm1, %nm1) {
-      %un = stencil.gather %plane[0, 0]
-          : memref<?x?xf64, strided<[?, ?], offset: ?>>
-      stencil.store %un to %dt : memref<?x?xf64, strided<[?, 1], offset: ?>>
     }
     scf.yield %cur, %next, %prev
         : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>

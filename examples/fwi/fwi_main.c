@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "png_write.h"
 
@@ -32,6 +33,13 @@ typedef struct {
   int64_t n, steps, sx, sy, sz, zr;
   double *w, *d;
 } Survey;
+
+/* The peak resident memory of the process so far, in bytes. */
+static double peakResident(void) {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss * 1024.0;
+}
 
 static double *zeros(size_t count) {
   double *p = calloc(count ? count : 1, sizeof(double));
@@ -112,6 +120,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   size_t cells = (size_t)(n * n * n);
+  double baseline = peakResident();
   /* The source near the bottom, the receivers near the top: the waves
    * cross the model, as in a transmission (cross-well) survey. */
   Survey v = {n, steps, n / 2, n / 2, n - 4, 3, zeros(steps),
@@ -141,6 +150,14 @@ int main(int argc, char **argv) {
   gradient(&s, &sb, m0, mb, &v, snapshots);
   double t2 = omp_get_wtime();
   stencil_ckpt_stats stats = stencil_ckpt_last_stats();
+  /* What the gradient needs: 10 grids (3 states, 3 shadows, the two
+   * models, the gradient, and the traces' T x n^2) and a snapshot of the 3
+   * states per slot the schedule stored in; the rest of the process (code,
+   * libraries, threads) is in the baseline taken before any allocation. */
+  double grid = 8.0 * (double)cells;
+  double used = stats.slots < steps - 1 ? stats.slots : steps - 1;
+  double expected = 9 * grid + 8.0 * steps * n * n + used * 3 * grid;
+  double measured = peakResident() - baseline;
   printf("fwi: n = %lld, %lld steps, %lld snapshots, %d threads\n",
          (long long)n, (long long)steps, (long long)snapshots,
          omp_get_max_threads());
@@ -148,6 +165,10 @@ int main(int argc, char **argv) {
          "%lld forward steps recomputed in %lld slots)\n",
          J, t1 - t0, t2 - t1, (t2 - t1) / (t1 - t0),
          (long long)stats.forward_steps, (long long)stats.slots);
+
+  printf("peak memory: %.1f MB above the baseline; arrays and %g snapshots: "
+         "%.1f MB (%.3f)\n",
+         measured / 1e6, used, expected / 1e6, measured / expected);
 
   /* A checksum of the gradient, exact (hex float): schedules and thread
    * counts must not change a bit of it. */
@@ -171,7 +192,7 @@ int main(int argc, char **argv) {
     mm[i] = m0[i] - h * dm[i];
   }
   double fd = (misfit(&s, mp, &v) - misfit(&s, mm, &v)) / (2 * h);
-  double rel = fabs(fd - dot) / fmax(fabs(fd), 1e-300);
+  double rel = fd == dot ? 0 : fabs(fd - dot) / fmax(fabs(fd), 1e-300);
   printf("gradient check: <dJ/dm, dm> = %.10g, finite difference = %.10g, "
          "relative difference %.2e\n",
          dot, fd, rel);
@@ -188,7 +209,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("wrote the gradient's central slice to %s\n", out);
-  int ok = rel < 1e-5 && isfinite(J) && J > 0;
+  /* (Before the waves reach the receivers J and its gradient are zero, and
+   * so is the difference.) */
+  int ok = rel < 1e-5 && isfinite(J);
   printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

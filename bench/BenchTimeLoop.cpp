@@ -1,0 +1,217 @@
+//===- BenchTimeLoop.cpp - Reversed time loops, timed -------------*- C++ -*-===//
+//
+// stencil-bench-timeloop: the cost of the gradient of a whole time loop
+// (docs/TimeLoops.md) against the primal loop, for two kernels:
+//   wave3d  bench/kernels/wave3d_loop.mlir: wave3d's leapfrog steps, the
+//           coefficient passive (the gradient of the final state with
+//           respect to the initial one);
+//   fwi     examples/fwi/fwi.mlir: the same wave with the model m active, a
+//           point source and a receiver plane (the gradient of the misfit
+//           with respect to m).
+// For each kernel and (n, T, threads):
+//
+//   <k>/primal            the primal loop, T steps
+//   <k>/storeall          the adjoint with T snapshots (no recomputation)
+//   <k>/revolve_s<S>      the adjoint with S snapshots
+//   <k>/copies            what store-all's snapshots cost alone: T copies of
+//                         the 3 state arrays into a fresh T-slot buffer
+//   <k>/step_primal       one step (T = 1) and one step's adjoint (T = 1: no
+//   <k>/step_adjoint      snapshot, no copy), the ratio of a step
+//
+// Counters: forward_steps (the primal steps the schedule recomputed),
+// slots. Ratios are taken from one run with random interleaving
+// (bench/timeloop_ratios.py). Nothing is checked here: fwi-example.test and
+// time-loops.test check the gradients.
+//
+// Environment: STENCIL_BENCH_THREADS ("1,2"), STENCIL_TIMELOOP_CASES
+// ("n:T:S,..."; default "128:16:4,256:4:2,48:1000:20": store-all at
+// n = 256 holds T states of 400 MB).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchSupport.h"
+#include "Stencil/ABI/StencilABI.h"
+#include "Stencil/Runtime/Checkpoint.h"
+#include "fwi.h"
+#include "wave3d_loop.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Case {
+  int64_t n, steps, snapshots;
+};
+
+/// The arrays of one problem, first-touched in parallel.
+struct Problem {
+  explicit Problem(int64_t n, int64_t steps) : n(n), steps(steps) {
+    size_t cells = size_t(n) * n * n;
+    for (int k = 0; k < 3; ++k) {
+      u[k] = bench_alloc(cells);
+      ub[k] = bench_alloc(cells);
+    }
+    m = bench_alloc(cells);
+    mb = bench_alloc(cells);
+    w = bench_alloc(size_t(steps));
+    d = bench_alloc(size_t(steps) * n * n);
+    bench_fill(m, n, n * n, 7, 0.0, 0.09);
+    bench_fill(w, 1, steps, 8, 1.0, -0.5);
+    bench_fill(d, steps, n * n, 9, 1e-3, 0.0);
+    reset();
+  }
+  ~Problem() {
+    for (double *p : {u[0], u[1], u[2], ub[0], ub[1], ub[2], m, mb, w, d})
+      bench_free(p);
+  }
+  /// The initial state and zero shadows (part of every timed call: the
+  /// primal clobbers its state, the adjoint its shadows).
+  void reset() {
+    for (int k = 0; k < 3; ++k) {
+      bench_fill(u[k], n, n * n, 10 + k, 0.0, 0.0);
+      bench_fill(ub[k], n, n * n, 20 + k, 0.0, 0.0);
+    }
+    bench_fill(mb, n, n * n, 30, 0.0, 0.0);
+  }
+  StencilMemRef3D_f64 grid(double *p) const {
+    return stencil_memref3d_f64(p, n, n, n);
+  }
+  double primal() {
+    if (wave3d) {
+      auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
+      _mlir_ciface_wave3d_loop(&a, &b, &c, &md, n, steps);
+      return 0;
+    }
+    auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
+    auto wd = stencil_memref1d_f64(w, steps);
+    auto dd = stencil_memref3d_f64(d, steps, n, n);
+    return _mlir_ciface_fwi(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4,
+                            3, steps);
+  }
+  void adjoint(int64_t snapshots) {
+    auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
+    auto ab = grid(ub[0]), bb = grid(ub[1]), cb = grid(ub[2]), mbd = grid(mb);
+    if (wave3d) {
+      _mlir_ciface_wave3d_loop_adjoint(&a, &b, &c, &md, n, steps, &ab, &bb,
+                                       &cb, snapshots);
+      return;
+    }
+    auto wd = stencil_memref1d_f64(w, steps);
+    auto dd = stencil_memref3d_f64(d, steps, n, n);
+    _mlir_ciface_fwi_adjoint(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2,
+                             n - 4, 3, steps, &ab, &bb, &cb, &mbd, 1.0,
+                             snapshots);
+  }
+  int64_t n, steps;
+  bool wave3d = false;
+  double *u[3], *ub[3], *m, *mb, *w, *d;
+};
+
+std::vector<int> threadList() {
+  std::vector<int> threads;
+  if (const char *env = std::getenv("STENCIL_BENCH_THREADS")) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (int t = std::atoi(item.c_str()); t > 0)
+        threads.push_back(t);
+  }
+  if (threads.empty())
+    for (int t = 1; t <= bench_num_procs(); ++t)
+      threads.push_back(t);
+  return threads;
+}
+
+std::vector<Case> caseList() {
+  const char *env = std::getenv("STENCIL_TIMELOOP_CASES");
+  std::stringstream ss(env ? env : "128:16:4,256:4:2,48:1000:20");
+  std::vector<Case> cases;
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    Case c{};
+    if (std::sscanf(item.c_str(), "%ld:%ld:%ld", &c.n, &c.steps,
+                    &c.snapshots) == 3 &&
+        c.n >= 8 && c.steps >= 1 && c.snapshots >= 1)
+      cases.push_back(c);
+  }
+  return cases;
+}
+
+/// Registers `name` for (c, threads), running `body` on a problem of the
+/// case's size (`steps` overrides its T).
+void add(const std::string &kernel, const std::string &name, Case c,
+         int threads, int64_t steps,
+         void (*body)(benchmark::State &, Problem &, Case)) {
+  std::string full = kernel + "/" + name + "/n:" + std::to_string(c.n) +
+                     "/T:" + std::to_string(c.steps) +
+                     "/omp:" + std::to_string(threads);
+  benchmark::RegisterBenchmark(
+      full.c_str(),
+      [=](benchmark::State &state) {
+        bench_set_threads(threads);
+        Problem p(c.n, steps);
+        p.wave3d = kernel == "wave3d";
+        for (auto _ : state) {
+          state.PauseTiming();
+          p.reset();
+          state.ResumeTiming();
+          body(state, p, c);
+        }
+        stencil_ckpt_stats stats = stencil_ckpt_last_stats();
+        state.counters["forward_steps"] = double(stats.forward_steps);
+        state.counters["slots"] = double(stats.slots);
+        state.counters["omp_threads"] = threads;
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+/// T copies of the state into a fresh T-slot buffer, as store-all does.
+void copies(benchmark::State &, Problem &p, Case) {
+  size_t cells = size_t(p.n) * p.n * p.n;
+  double *slots = static_cast<double *>(
+      std::malloc(sizeof(double) * cells * 3 * size_t(p.steps)));
+  for (int64_t t = 0; t < p.steps; ++t)
+    for (int k = 0; k < 3; ++k)
+      bench_copy(slots + (size_t(t) * 3 + k) * cells, p.u[k], p.n,
+                 p.n * p.n);
+  benchmark::DoNotOptimize(slots);
+  std::free(slots);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  for (std::string k : {"wave3d", "fwi"})
+    for (Case c : caseList())
+      for (int threads : threadList()) {
+        add(k, "primal", c, threads, c.steps,
+            [](benchmark::State &, Problem &p, Case) {
+              benchmark::DoNotOptimize(p.primal());
+            });
+        add(k, "storeall", c, threads, c.steps,
+            [](benchmark::State &, Problem &p, Case) { p.adjoint(p.steps); });
+        add(k, "revolve_s" + std::to_string(c.snapshots), c, threads, c.steps,
+            [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots);
+            });
+        add(k, "copies", c, threads, c.steps, copies);
+        add(k, "step_primal", c, threads, 1,
+            [](benchmark::State &, Problem &p, Case) {
+              benchmark::DoNotOptimize(p.primal());
+            });
+        add(k, "step_adjoint", c, threads, 1,
+            [](benchmark::State &, Problem &p, Case) { p.adjoint(1); });
+      }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# ===- timeloop_ratios.py - Ratios of stencil-bench-timeloop's results ----=== #
+#
+# Reads the JSON of one stencil-bench-timeloop run (--benchmark_out, with
+# --benchmark_repetitions and random interleaving) and prints, per kernel,
+# size and thread count, the medians as ratios to the primal loop:
+#
+#   step      one step's adjoint / one primal step
+#   storeall  the store-all adjoint / the primal loop, and (storeall -
+#             copies) / primal: the target of issue 12 excludes the copies
+#   revolve   the Revolve adjoint / the primal loop, beside Revolve's
+#             recompute factor (forward steps / T): the target is
+#             factor + 1.4
+#
+# Usage: timeloop_ratios.py results.json (or the console output, whose
+# median lines are read when the JSON is missing or cut short)
+#
+# ===----------------------------------------------------------------------=== #
+
+import json
+import re
+import sys
+
+
+def load(path):
+    """The median entries of a JSON result or of console output."""
+    with open(path) as f:
+        text = f.read()
+    try:
+        return [b for b in json.loads(text)["benchmarks"]
+                if b.get("aggregate_name") == "median"]
+    except (ValueError, KeyError):
+        pass
+    units = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+    entries = []
+    for line in text.splitlines():
+        m = re.match(r"(\S+)/real_time_median\s+([0-9.]+) (\w+)\s.*", line)
+        if not m:
+            continue
+        entry = {"aggregate_name": "median", "run_name": m.group(1),
+                 "real_time": float(m.group(2)) * units[m.group(3)]}
+        for key, value in re.findall(r"(\w+)=([0-9.]+)", line):
+            entry[key] = float(value)
+        entries.append(entry)
+    return entries
+
+
+def main():
+    times, counters = {}, {}
+    for b in load(sys.argv[1]):
+        if b.get("aggregate_name") != "median":
+            continue
+        m = re.match(r"(\w+)/(\w+)/n:(\d+)/T:(\d+)/omp:(\d+)", b["run_name"])
+        if not m:
+            continue
+        kernel, variant, n, steps, threads = m.groups()
+        key = (kernel, int(n), int(steps), int(threads))
+        times.setdefault(key, {})[variant] = b["real_time"]
+        counters.setdefault(key, {})[variant] = b
+    for key in sorted(times):
+        kernel, n, steps, threads = key
+        t = times[key]
+        if "primal" not in t:
+            continue
+        primal = t["primal"]
+        line = "%-7s n=%-4d T=%-5d omp=%d  primal %.1f ms" % (
+            kernel, n, steps, threads, primal)
+        if "step_primal" in t and "step_adjoint" in t:
+            line += "  step %.2fx" % (t["step_adjoint"] / t["step_primal"])
+        if "storeall" in t:
+            line += "  storeall %.2fx" % (t["storeall"] / primal)
+            if "copies" in t:
+                line += " (without copies %.2fx)" % (
+                    (t["storeall"] - t["copies"]) / primal)
+        for variant, time in sorted(t.items()):
+            if variant.startswith("revolve_s"):
+                c = counters[key][variant]
+                factor = c.get("forward_steps", 0) / steps
+                line += "  %s %.2fx (recompute factor %.2f, target %.2f)" % (
+                    variant, time / primal, factor, factor + 1.4)
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
