@@ -170,6 +170,14 @@ LogicalResult TimeLoopDifferentiator::outlineStep() {
   if (failed(differentiated))
     return failure();
   stepAdjoint = *differentiated;
+  // The driver passes distinct arrays to both (the rotated arrays are
+  // distinct arguments, the plan keeps them apart from the captures, and
+  // shadows are distinct from everything by the ABI's contract): the same
+  // aliasing facts as a public function's (--stencil-prepare-abi), without
+  // which the step's loops would not vectorize.
+  for (func::FuncOp func : {step, stepAdjoint})
+    func->setAttr(StencilDialect::NoaliasAttrHelper::getNameStr(),
+                  UnitAttr::get(ctx));
   return success();
 }
 
