@@ -180,7 +180,45 @@ int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots) {
 
 static stencil_ckpt_stats lastStats;
 
-stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots) {
+/* The calling thread's workspace: snapshots of the last adjoint, kept for
+ * the next. */
+static _Thread_local char *workspace;
+static _Thread_local int64_t workspaceBytes;
+
+/* Makes the workspace hold `bytes`; 0 on success. */
+static int reserveWorkspace(int64_t bytes) {
+  if (bytes <= workspaceBytes)
+    return 0;
+  free(workspace);
+  workspace = NULL;
+  workspaceBytes = 0;
+  /* aligned_alloc wants a multiple of the alignment. */
+  int64_t rounded = (bytes + 63) / 64 * 64;
+  workspace = aligned_alloc(64, (size_t)rounded);
+  if (!workspace)
+    return 1;
+  workspaceBytes = rounded;
+  return 0;
+}
+
+void stencil_ckpt_release_workspace(void) {
+  free(workspace);
+  workspace = NULL;
+  workspaceBytes = 0;
+}
+
+void _mlir_ciface_stencil_ckpt_workspace(stencil_ckpt_bytes *result,
+                                         stencil_ckpt_schedule *schedule) {
+  (void)schedule;
+  result->allocated = workspace;
+  result->aligned = workspace;
+  result->offset = 0;
+  result->sizes[0] = workspaceBytes;
+  result->strides[0] = 1;
+}
+
+stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
+                                          int64_t bytesPerSlot) {
   if (snapshots < 1) {
     fprintf(stderr,
             "stencil: the adjoint of a time loop needs at least 1 snapshot "
@@ -192,7 +230,17 @@ stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots) {
     steps = 0;
   /* More slots than steps are never used. */
   int64_t slots = snapshots < steps ? snapshots : steps;
-  stencil_ckpt_schedule *s = stencil_ckpt_init(steps, slots < 1 ? 1 : slots);
+  if (slots < 1)
+    slots = 1;
+  if (bytesPerSlot < 0 || (bytesPerSlot > 0 && slots > INT64_MAX / bytesPerSlot) ||
+      reserveWorkspace(slots * bytesPerSlot)) {
+    fprintf(stderr,
+            "stencil: out of memory for %" PRId64 " snapshots of %" PRId64
+            " bytes for the adjoint of a time loop; nothing was computed\n",
+            slots, bytesPerSlot);
+    return NULL;
+  }
+  stencil_ckpt_schedule *s = stencil_ckpt_init(steps, slots);
   if (!s)
     fprintf(stderr, "stencil: out of memory for the checkpointing schedule "
                     "of a time loop; nothing was computed\n");
@@ -229,7 +277,7 @@ void stencil_ckpt_finish(stencil_ckpt_schedule *s) {
   if (!s)
     return;
   lastStats = (stencil_ckpt_stats){s->steps, s->slots, s->forwardSteps,
-                                   s->stores};
+                                   s->stores, workspaceBytes};
   stencil_ckpt_free(s);
 }
 

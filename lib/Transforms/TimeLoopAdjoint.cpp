@@ -30,8 +30,8 @@ namespace {
 
 /// The functions of the run-time library that the adjoint calls.
 struct RuntimeCalls {
-  func::FuncOp start, slots, stepAction, actionStep, actionEnd, actionSlot,
-      finish;
+  func::FuncOp start, slots, workspace, stepAction, actionStep, actionEnd,
+      actionSlot, finish;
 };
 
 class TimeLoopDifferentiator {
@@ -51,7 +51,8 @@ private:
   void emitDriver();
   Value emitTripCount();
   SmallVector<Value> initialBinding();
-  SmallVector<Value> allocSnapshots(Value slots);
+  Value emitSlotBytes();
+  SmallVector<Value> viewSnapshots(Value slots);
   void emitCopies(Value slot, ValueRange binding, bool restore);
   SmallVector<Value> emitAdvance(ValueRange binding);
   void emitReverse(ValueRange binding, ValueRange shadows);
@@ -295,7 +296,13 @@ void TimeLoopDifferentiator::declareRuntime() {
     return decl;
   };
   // The names and signatures of Stencil/Runtime/Checkpoint.h.
-  runtime.start = declare("stencil_ckpt_start", {i64, i64}, {ptr});
+  runtime.start = declare("stencil_ckpt_start", {i64, i64, i64}, {ptr});
+  // The snapshots' memory, kept by the library between calls: a memref
+  // returned through the C interface.
+  runtime.workspace = declare("stencil_ckpt_workspace", {ptr},
+                              {MemRefType::get({ShapedType::kDynamic},
+                                               builder.getI8Type())});
+  runtime.workspace->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
   runtime.slots = declare("stencil_ckpt_slots", {ptr}, {i64});
   runtime.stepAction = declare("stencil_ckpt_step_action", {ptr}, {i64});
   runtime.actionStep = declare("stencil_ckpt_action_step", {ptr}, {i64});
@@ -344,8 +351,49 @@ static SmallVector<Value> stateArrays(ValueRange binding,
   return arrays;
 }
 
-SmallVector<Value> TimeLoopDifferentiator::allocSnapshots(Value slots) {
+/// The bytes one slot of the snapshot of an array of type `type` with the
+/// dynamic extents `sizes` takes.
+static Value slotBytes(OpBuilder &builder, Location loc, MemRefType type,
+                       ValueRange sizes) {
+  int64_t known = type.getElementTypeBitWidth() / 8;
+  for (int64_t k = 0; k < type.getRank(); ++k)
+    if (!type.isDynamicDim(k))
+      known *= type.getDimSize(k);
+  Value bytes = arith::ConstantIndexOp::create(builder, loc, known);
+  for (Value size : sizes)
+    bytes = arith::MulIOp::create(builder, loc, bytes, size);
+  return bytes;
+}
+
+/// Rounds `bytes` up to a multiple of 64 (every snapshot array starts on a
+/// cache line).
+static Value roundUp64(OpBuilder &builder, Location loc, Value bytes) {
+  Value line = arith::ConstantIndexOp::create(builder, loc, 64);
+  Value up = arith::CeilDivUIOp::create(builder, loc, bytes, line);
+  return arith::MulIOp::create(builder, loc, up, line);
+}
+
+Value TimeLoopDifferentiator::emitSlotBytes() {
   Location loc = loop.getLoc();
+  // One slot of every array, and a cache line each for the rounding of
+  // their starts (slots >= 1, so slots times this covers the workspace).
+  Value total = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (auto [array, sizes] : llvm::zip_equal(
+           stateArrays(initialBinding(), plan.writtenCaptures, top.primal),
+           stateSizes)) {
+    auto type = cast<MemRefType>(array.getType());
+    Value bytes = roundUp64(builder, loc, slotBytes(builder, loc, type, sizes));
+    total = arith::AddIOp::create(builder, loc, total, bytes);
+  }
+  return total;
+}
+
+SmallVector<Value> TimeLoopDifferentiator::viewSnapshots(Value slots) {
+  Location loc = loop.getLoc();
+  Value workspace =
+      func::CallOp::create(builder, loc, runtime.workspace, schedule)
+          .getResult(0);
+  Value offset = arith::ConstantIndexOp::create(builder, loc, 0);
   SmallVector<Value> result;
   for (auto [array, sizes] : llvm::zip_equal(
            stateArrays(initialBinding(), plan.writtenCaptures, top.primal),
@@ -356,8 +404,12 @@ SmallVector<Value> TimeLoopDifferentiator::allocSnapshots(Value slots) {
     SmallVector<Value> operands = {slots};
     llvm::append_range(operands, sizes);
     auto snapshotType = MemRefType::get(shape, type.getElementType());
-    result.push_back(
-        memref::AllocOp::create(builder, loc, snapshotType, operands));
+    result.push_back(memref::ViewOp::create(builder, loc, snapshotType,
+                                            workspace, offset, operands));
+    Value bytes = arith::MulIOp::create(
+        builder, loc, slots, slotBytes(builder, loc, type, sizes));
+    offset = arith::AddIOp::create(builder, loc, offset,
+                                   roundUp64(builder, loc, bytes));
   }
   return result;
 }
@@ -482,8 +534,12 @@ void TimeLoopDifferentiator::emitDriver() {
   auto toI64 = [&](Value v) {
     return arith::IndexCastOp::create(builder, loc, i64, v).getResult();
   };
+  SmallVector<Value> initial = initialBinding(), shadows;
+  for (Value array : stateArrays(initial, plan.writtenCaptures, top.primal))
+    stateSizes.push_back(getDynamicSizes(builder, loc, array));
   schedule = func::CallOp::create(builder, loc, runtime.start,
-                                  ValueRange{toI64(steps), toI64(snapshotCount)})
+                                  ValueRange{toI64(steps), toI64(snapshotCount),
+                                             toI64(emitSlotBytes())})
                  .getResult(0);
   Value null = LLVM::ZeroOp::create(builder, loc, schedule.getType());
   Value started = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
@@ -493,12 +549,9 @@ void TimeLoopDifferentiator::emitDriver() {
   auto ifStarted = scf::IfOp::create(builder, loc, started);
   builder.setInsertionPoint(ifStarted.thenBlock()->getTerminator());
 
-  SmallVector<Value> initial = initialBinding(), shadows;
   for (unsigned position : plan.arrays)
     shadows.push_back(top.shadows.lookup(loop.getInitArgs()[position]));
-  for (Value array : stateArrays(initial, plan.writtenCaptures, top.primal))
-    stateSizes.push_back(getDynamicSizes(builder, loc, array));
-  snapshots = allocSnapshots(callIndex(builder, loc, runtime.slots, schedule));
+  snapshots = viewSnapshots(callIndex(builder, loc, runtime.slots, schedule));
   // The shadows as bound during the last step: rotated T - 1 times.
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -562,8 +615,6 @@ void TimeLoopDifferentiator::emitDriver() {
 
   builder.setInsertionPointAfter(actions);
   func::CallOp::create(builder, loc, runtime.finish, schedule);
-  for (Value snapshot : snapshots)
-    memref::DeallocOp::create(builder, loc, snapshot);
   finishScalars();
   builder.setInsertionPointAfter(ifStarted);
   func::ReturnOp::create(builder, primal.getLoc());

@@ -77,15 +77,22 @@ int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots);
  * (docs/TimeLoops.md): scalars and an opaque pointer only, so that generated
  * code needs no struct layout.
  *
- * stencil_ckpt_start checks the caller's snapshot count (>= 1) and returns
- * a schedule for min(snapshots, steps) slots, or NULL after printing why to
- * stderr ("stencil: ..."); the adjoint then returns without computing
- * anything. stencil_ckpt_slots is the number of snapshot slots to
+ * stencil_ckpt_start checks the caller's snapshot count (>= 1), makes the
+ * calling thread's workspace hold min(snapshots, steps) slots of
+ * `bytesPerSlot` bytes, and returns a schedule for that many slots, or NULL
+ * after printing why to stderr ("stencil: ..."); the adjoint then returns
+ * without computing anything. The workspace (64-byte aligned) is kept by
+ * the thread for its next adjoint, so that repeated gradients (an
+ * inversion's iterations) do not fault fresh memory in at every call;
+ * stencil_ckpt_release_workspace frees it. _mlir_ciface_stencil_ckpt_workspace
+ * describes it to generated code as a memref<?xi8> (the MLIR C interface
+ * returns a memref through a descriptor pointer passed first). stencil_ckpt_slots is the number of snapshot slots to
  * allocate. stencil_ckpt_step_action moves to the next action and returns
  * its kind (a stencil_ckpt_kind); the accessors read its fields.
  * stencil_ckpt_finish records the schedule's statistics (below) and frees
  * it. */
-stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots);
+stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
+                                          int64_t bytesPerSlot);
 int64_t stencil_ckpt_slots(const stencil_ckpt_schedule *schedule);
 int64_t stencil_ckpt_step_action(stencil_ckpt_schedule *schedule);
 int64_t stencil_ckpt_action_step(const stencil_ckpt_schedule *schedule);
@@ -93,12 +100,24 @@ int64_t stencil_ckpt_action_end(const stencil_ckpt_schedule *schedule);
 int64_t stencil_ckpt_action_slot(const stencil_ckpt_schedule *schedule);
 void stencil_ckpt_finish(stencil_ckpt_schedule *schedule);
 
+typedef struct stencil_ckpt_bytes {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} stencil_ckpt_bytes;
+void _mlir_ciface_stencil_ckpt_workspace(stencil_ckpt_bytes *result,
+                                         stencil_ckpt_schedule *schedule);
+void stencil_ckpt_release_workspace(void);
+
 /* What the last schedule finished by stencil_ckpt_finish in this process
  * did: its steps, its slots (snapshots the adjoint allocated), the primal
  * steps its ADVANCE actions ran, and its STORE actions. For tests and
  * benchmarks; not synchronised between threads. */
 typedef struct stencil_ckpt_stats {
   int64_t steps, slots, forward_steps, stores;
+  int64_t workspace_bytes; /* the calling thread's workspace after it */
 } stencil_ckpt_stats;
 stencil_ckpt_stats stencil_ckpt_last_stats(void);
 

@@ -26,6 +26,7 @@
 
 #include "Stencil/Runtime/Checkpoint.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -139,7 +140,7 @@ static long long simulate(long long steps, long long slots) {
 /* Runs the interface of generated code for (steps, snapshots) alongside
  * stencil_ckpt_next on a second schedule, and checks the statistics. */
 static void checkFlatInterface(long long steps, long long snapshots) {
-  stencil_ckpt_schedule *flat = stencil_ckpt_start(steps, snapshots);
+  stencil_ckpt_schedule *flat = stencil_ckpt_start(steps, snapshots, 8);
   long long slots = snapshots < steps ? snapshots : steps;
   if (slots < 1)
     slots = 1;
@@ -177,6 +178,8 @@ static void checkFlatInterface(long long steps, long long snapshots) {
   check(stats.steps == steps && stats.slots == slots &&
             stats.forward_steps == forward && stats.stores == stores,
         "statistics differ from the actions", steps, snapshots);
+  check(stats.workspace_bytes >= 8 * slots,
+        "workspace smaller than the slots", steps, snapshots);
   check(forward == stencil_ckpt_forward_steps(steps, slots),
         "flat interface not optimal", steps, snapshots);
 }
@@ -215,9 +218,16 @@ int main(void) {
   for (long long t = 0; t <= 40; ++t)
     for (long long c = 1; c <= t + 3; ++c)
       checkFlatInterface(t, c);
-  check(stencil_ckpt_start(10, 0) == NULL, "zero snapshots accepted", 10, 0);
-  check(stencil_ckpt_start(10, -3) == NULL, "negative snapshots accepted", 10,
+  stencil_ckpt_bytes ws;
+  stencil_ckpt_release_workspace();
+  _mlir_ciface_stencil_ckpt_workspace(&ws, NULL);
+  check(ws.aligned == NULL && ws.sizes[0] == 0, "workspace not released", 0,
+        0);
+  check(stencil_ckpt_start(10, 0, 8) == NULL, "zero snapshots accepted", 10, 0);
+  check(stencil_ckpt_start(10, -3, 8) == NULL, "negative snapshots accepted", 10,
         -3);
+  check(stencil_ckpt_start(10, 5, INT64_MAX / 2) == NULL,
+        "overflowing workspace accepted", 10, 5);
   stencil_ckpt_action done = stencil_ckpt_next(NULL);
   check(done.kind == STENCIL_CKPT_DONE, "NULL schedule not DONE", 0, 0);
   printf("%d passed, %d failed\n", passed, failed);

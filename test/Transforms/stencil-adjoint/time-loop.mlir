@@ -33,11 +33,14 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK-SAME:    %[[AB:[a-z0-9]+]]: memref<?xf64>, %[[BB:[a-z0-9]+]]: memref<?xf64>, %[[CB:[a-z0-9]+]]: memref<?xf64>, %[[SEED:[a-z0-9]+]]: f64, %[[SNAP:[a-z0-9]+]]: index)
 // The seed of the sum: the epilogue (0.5 * sum) reversed.
 // CHECK:       %[[JB:.*]] = arith.mulf %[[SEED]], %{{.*}} : f64
-// CHECK:       %[[SCHED:.*]] = call @stencil_ckpt_start(
+// The bytes of one slot of the state (three arrays, each rounded up to a
+// cache line) go to the library, which keeps the workspace.
+// CHECK:       %[[SCHED:.*]] = call @stencil_ckpt_start(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64) -> !llvm.ptr
 // CHECK:       scf.if
-// Snapshots: one per state array, slots x extent, allocated once.
+// Snapshots: one slots x extent view per state array of the workspace.
 // CHECK:         %[[SLOTS:.*]] = func.call @stencil_ckpt_slots(%[[SCHED]])
-// CHECK-COUNT-3: memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf64>
+// CHECK:         %[[WS:.*]] = func.call @stencil_ckpt_workspace(%[[SCHED]]) : (!llvm.ptr) -> memref<?xi8>
+// CHECK-COUNT-3: memref.view %[[WS]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xf64>
 // The shadows as bound during the last step: the rotation applied T-1 times.
 // CHECK:         scf.for {{.*}} iter_args(%[[S0:.*]] = %[[AB]], %[[S1:.*]] = %[[BB]], %[[S2:.*]] = %[[CB]])
 // CHECK-NEXT:      scf.yield %[[S1]], %[[S2]], %[[S0]]
@@ -66,13 +69,14 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK:             func.call @rot_step_adjoint(%[[N]], %[[P0:[a-z0-9]+]], %[[P1:[a-z0-9]+]], %[[P2:[a-z0-9]+]], %{{.*}}, %[[Q0:[a-z0-9]+]], %[[Q1:[a-z0-9]+]], %[[Q2:[a-z0-9]+]], %[[JB]])
 // CHECK-NEXT:        scf.yield %[[P0]], %[[P1]], %[[P2]], %[[Q2]], %[[Q0]], %[[Q1]]
 // CHECK:         func.call @stencil_ckpt_finish(%[[SCHED]])
-// CHECK-COUNT-3: memref.dealloc
+// CHECK-NOT:     memref.dealloc
 // CHECK:       return
 
 // The step: the captures (%n), the rotated arrays, the step index; it
 // returns the term.
 // CHECK-LABEL: func.func private @rot_step(
-// CHECK-SAME:    %{{.*}}: index, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: index) -> f64
+// CHECK-SAME:    %{{.*}}: index, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: index) -> f64 attributes {stencil.noalias}
 // CHECK-LABEL: func.func private @rot_step_adjoint(
-// CHECK-SAME:    %{{.*}}: f64) attributes {stencil.adjoint_of = @rot_step}
-// CHECK:       func.func private @stencil_ckpt_start(i64, i64) -> !llvm.ptr
+// CHECK-SAME:    %{{.*}}: f64) attributes {stencil.adjoint_of = @rot_step, stencil.noalias}
+// CHECK:       func.func private @stencil_ckpt_start(i64, i64, i64) -> !llvm.ptr
+// CHECK:       func.func private @stencil_ckpt_workspace(!llvm.ptr) -> memref<?xi8> attributes {llvm.emit_c_interface}
