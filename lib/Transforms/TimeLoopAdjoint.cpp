@@ -327,9 +327,16 @@ Value TimeLoopDifferentiator::emitTripCount() {
   Value ub = top.primal.lookupOrDefault(loop.getUpperBound());
   Value st = top.primal.lookupOrDefault(loop.getStep());
   Value span = arith::SubIOp::create(builder, loc, ub, lb);
-  Value count = arith::CeilDivSIOp::create(builder, loc, span, st);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  return arith::MaxSIOp::create(builder, loc, count, zero);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  // scf.for needs a positive step; a step <= 0 counts as no steps here
+  // rather than dividing by zero.
+  Value positive =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, st, zero);
+  Value divisor = arith::SelectOp::create(builder, loc, positive, st, one);
+  Value count = arith::CeilDivSIOp::create(builder, loc, span, divisor);
+  count = arith::MaxSIOp::create(builder, loc, count, zero);
+  return arith::SelectOp::create(builder, loc, positive, count, zero);
 }
 
 Value TimeLoopDifferentiator::stepTime(Value index) {

@@ -259,3 +259,45 @@ func.func @nested_loop(%a: memref<?xf64> {stencil.active},
   }
   return
 }
+
+// -----
+
+// The outlined step's name is taken.
+func.func private @taken_step(%x: index) -> index
+// expected-error@+1 {{'func.func' op cannot outline its time step: a symbol named 'taken_step' already exists}}
+func.func @taken(%a: memref<?xf64> {stencil.active},
+                 %b: memref<?xf64> {stencil.active}, %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// The adjoint's name is taken: nothing is left behind (no step functions).
+// expected-error@+1 {{'func.func' op cannot create its adjoint: a symbol named 'clash_adjoint' already exists}}
+func.func @clash(%a: memref<?xf64> {stencil.active},
+                 %b: memref<?xf64> {stencil.active}, %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+func.func @clash_adjoint() {
+  return
+}
