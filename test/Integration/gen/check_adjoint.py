@@ -41,7 +41,8 @@
 # Python expression of the size arguments ("n", "n+1"); "sizes" is a list of
 # {size name: value}. Arrays and scalars are f64. A case whose function
 # holds a time loop lists "snapshots": [expr, ...], snapshot counts as
-# expressions of the sizes ("1", "steps"): its adjoint takes the count as a
+# expressions of the sizes ("1", "steps"; "1..steps" for every count from 1
+# to steps): its adjoint takes the count as a
 # last argument (docs/TimeLoops.md); the other checks use the first. With
 # "trip_count": expr, each schedule's statistics (stencil_ckpt_last_stats)
 # must show min(snapshots, T) slots and Revolve's optimal number of forward
@@ -289,7 +290,15 @@ class Case:
         return int(eval(str(expr), {"__builtins__": {}}, dict(sizes)))
 
     def snapshot_counts(self, sizes):
-        return [self.size_expr(e, sizes) for e in self.snapshots or []]
+        """The listed counts; "a..b" stands for every count from a to b."""
+        counts = []
+        for e in self.snapshots or []:
+            if isinstance(e, str) and ".." in e:
+                lo, hi = (self.size_expr(x, sizes) for x in e.split(".."))
+                counts.extend(range(lo, hi + 1))
+            else:
+                counts.append(self.size_expr(e, sizes))
+        return counts
 
     def _primal_args(self, state, sizes, keep):
         call = []
