@@ -68,3 +68,8 @@ tools = [
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.stencil_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Built with sanitizers (build-san): their shadow memory and quarantine make
+# the process's resident memory say nothing about the code's own.
+if getattr(config, "stencil_sanitize", ""):
+    config.available_features.add("sanitizers")
