@@ -49,6 +49,8 @@ private:
   LogicalResult reverseEpilogue();
   void declareRuntime();
   void emitDriver();
+  scf::WhileOp emitActionLoop(ValueRange initial, ValueRange shadows);
+  void emitDispatch(Value kind, ValueRange carried);
   Value emitTripCount();
   SmallVector<Value> initialBinding();
   Value emitSlotBytes();
@@ -570,9 +572,20 @@ void TimeLoopDifferentiator::emitDriver() {
         scf::YieldOp::create(b, l, rotate(current, plan.rotation));
       });
 
+  scf::WhileOp actions = emitActionLoop(initial, forward.getResults());
+  builder.setInsertionPointAfter(actions);
+  func::CallOp::create(builder, loc, runtime.finish, schedule);
+  finishScalars();
+  builder.setInsertionPointAfter(ifStarted);
+  func::ReturnOp::create(builder, primal.getLoc());
+}
+
+scf::WhileOp TimeLoopDifferentiator::emitActionLoop(ValueRange initial,
+                                                   ValueRange shadows) {
   // The schedule's actions, until DONE: (kind, working state, shadows).
+  Location loc = loop.getLoc();
   SmallVector<Value> carried(initial);
-  llvm::append_range(carried, forward.getResults());
+  llvm::append_range(carried, shadows);
   SmallVector<Type> carriedTypes(ValueRange(carried).getTypes());
   SmallVector<Type> afterTypes = {builder.getIndexType()};
   llvm::append_range(afterTypes, carriedTypes);
@@ -590,12 +603,17 @@ void TimeLoopDifferentiator::emitDriver() {
   locs.push_back(loc);
   Block *after =
       builder.createBlock(&actions.getAfter(), {}, afterTypes, locs);
-  unsigned numArrays = plan.arrays.size();
-  ValueRange binding = after->getArguments().slice(1, numArrays);
-  ValueRange shadowBinding = after->getArguments().slice(1 + numArrays);
+  emitDispatch(after->getArgument(0), after->getArguments().drop_front());
+  return actions;
+}
 
+void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
+  Location loc = loop.getLoc();
+  unsigned numArrays = plan.arrays.size();
+  ValueRange binding = carried.take_front(numArrays);
+  ValueRange shadowBinding = carried.drop_front(numArrays);
   auto dispatch = scf::IndexSwitchOp::create(
-      builder, loc, carriedTypes, after->getArgument(0),
+      builder, loc, carried.getTypes(), kind,
       ArrayRef<int64_t>{STENCIL_CKPT_STORE, STENCIL_CKPT_RESTORE,
                         STENCIL_CKPT_ADVANCE, STENCIL_CKPT_REVERSE},
       4);
@@ -619,12 +637,6 @@ void TimeLoopDifferentiator::emitDriver() {
   yieldState(binding, rotate(shadowBinding, plan.inverse()));
   builder.setInsertionPointToStart(cases[4]);
   yieldState(binding, shadowBinding);
-
-  builder.setInsertionPointAfter(actions);
-  func::CallOp::create(builder, loc, runtime.finish, schedule);
-  finishScalars();
-  builder.setInsertionPointAfter(ifStarted);
-  func::ReturnOp::create(builder, primal.getLoc());
 }
 
 void TimeLoopDifferentiator::finishScalars() {
