@@ -12,6 +12,7 @@
 
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Dialect/StencilOps.h"
+#include "Stencil/Transforms/AdjointOpInterface.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -45,6 +46,27 @@ FailureOr<func::FuncOp>
 createAdjointSignature(OpBuilder &builder, func::FuncOp primal,
                        ArrayRef<unsigned> activeArgs, StringRef name,
                        ArrayRef<std::pair<Type, StringRef>> extra = {});
+
+/// Maps the arguments of `primal` to those of the adjoint's entry block
+/// (created by createAdjointSignature) in `state`, and each active array
+/// to its shadow argument.
+void mapAdjointArguments(func::FuncOp primal, Block *entry,
+                         ArrayRef<unsigned> activeArgs, AdjointState &state);
+
+/// Reverses the function-level op `op` by its rule, if any of its results
+/// has an adjoint; reports an op without a rule.
+LogicalResult reverseScalarOp(OpBuilder &builder, Operation *op,
+                              AdjointState &state);
+
+/// Returns the adjoint of `value` so far, or a zero of its type.
+Value getAdjointOrZero(OpBuilder &builder, Location loc,
+                       const AdjointState &state, Value value);
+
+/// Adds the gradient of each active scalar argument of `primal` (its
+/// adjoint in `state`) to its `memref<T>` shadow argument of `entry`.
+void addScalarGradients(OpBuilder &builder, func::FuncOp primal, Block *entry,
+                        ArrayRef<unsigned> activeArgs,
+                        const AdjointState &state);
 
 /// Builds `name`, the adjoint of the straight-line function `primal`, next
 /// to it (docs/Adjoint.md). Reports and returns failure on unsupported

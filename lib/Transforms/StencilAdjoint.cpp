@@ -150,7 +150,6 @@ private:
   void computeActivity();
   LogicalResult emitForwardSweep();
   LogicalResult emitReverseSweep();
-  LogicalResult reverseTopLevelOp(Operation *op);
   LogicalResult reverseDomain(DomainOp domain);
   void emitResets(DomainOp domain, ArrayRef<StoreOp> stores);
 
@@ -277,17 +276,21 @@ LogicalResult FunctionDifferentiator::createAdjointFunction() {
   adjoint = *created;
   Block *entry = &adjoint.getBody().front();
   builder.setInsertionPointToStart(entry);
+  ad::mapAdjointArguments(primal, entry, activeArgs, top);
+  return success();
+}
 
+void ad::mapAdjointArguments(func::FuncOp primal, Block *entry,
+                             ArrayRef<unsigned> activeArgs,
+                             AdjointState &state) {
   unsigned numArgs = primal.getNumArguments();
   for (unsigned i = 0; i < numArgs; ++i)
-    top.primal.map(primal.getArgument(i), entry->getArgument(i));
+    state.primal.map(primal.getArgument(i), entry->getArgument(i));
   for (auto [k, index] : llvm::enumerate(activeArgs)) {
     Value arg = primal.getArgument(index);
-    Value shadow = entry->getArgument(numArgs + k);
     if (isa<MemRefType>(arg.getType()))
-      top.shadows[arg] = shadow;
+      state.shadows[arg] = entry->getArgument(numArgs + k);
   }
-  return success();
 }
 
 void FunctionDifferentiator::computeActivity() {
@@ -399,14 +402,40 @@ LogicalResult FunctionDifferentiator::emitForwardSweep() {
   return success();
 }
 
-LogicalResult FunctionDifferentiator::reverseTopLevelOp(Operation *op) {
+LogicalResult ad::reverseScalarOp(OpBuilder &builder, Operation *op,
+                                  AdjointState &state) {
   if (llvm::none_of(op->getResults(),
-                    [&](Value result) { return top.getAdjoint(result); }))
+                    [&](Value result) { return state.getAdjoint(result); }))
     return success();
   auto rule = dyn_cast<AdjointOpInterface>(op);
   if (!rule)
     return op->emitOpError("has no adjoint rule");
-  return rule.emitAdjoint(builder, top);
+  return rule.emitAdjoint(builder, state);
+}
+
+Value ad::getAdjointOrZero(OpBuilder &builder, Location loc,
+                           const AdjointState &state, Value value) {
+  if (Value adjoint = state.getAdjoint(value))
+    return adjoint;
+  return arith::ConstantOp::create(builder, loc, value.getType(),
+                                   builder.getFloatAttr(value.getType(), 0.0));
+}
+
+void ad::addScalarGradients(OpBuilder &builder, func::FuncOp primal,
+                            Block *entry, ArrayRef<unsigned> activeArgs,
+                            const AdjointState &state) {
+  unsigned numArgs = primal.getNumArguments();
+  Location loc = primal.getLoc();
+  for (auto [k, index] : llvm::enumerate(activeArgs)) {
+    Value arg = primal.getArgument(index);
+    Value gradient = state.getAdjoint(arg);
+    if (isa<MemRefType>(arg.getType()) || !gradient)
+      continue;
+    Value shadow = entry->getArgument(numArgs + k);
+    Value old = memref::LoadOp::create(builder, loc, shadow);
+    Value sum = arith::AddFOp::create(builder, loc, old, gradient);
+    memref::StoreOp::create(builder, loc, sum, shadow);
+  }
 }
 
 void FunctionDifferentiator::emitResets(DomainOp domain,
@@ -495,14 +524,8 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
 
   if (!resultTypes.empty()) {
     SmallVector<Value> sums;
-    for (Value capture : captures) {
-      Value sum = state.getAdjoint(capture);
-      if (!sum)
-        sum = arith::ConstantOp::create(
-            bodyBuilder, loc, capture.getType(),
-            bodyBuilder.getFloatAttr(capture.getType(), 0.0));
-      sums.push_back(sum);
-    }
+    for (Value capture : captures)
+      sums.push_back(ad::getAdjointOrZero(bodyBuilder, loc, state, capture));
     YieldOp::create(bodyBuilder, loc, sums);
   }
   eraseDeadOps(body);
@@ -540,23 +563,13 @@ LogicalResult FunctionDifferentiator::emitReverseSweep() {
       continue;
     LogicalResult result = isa<DomainOp>(op)
                                ? reverseDomain(cast<DomainOp>(op))
-                               : reverseTopLevelOp(&op);
+                               : ad::reverseScalarOp(builder, &op, top);
     if (failed(result))
       return failure();
   }
 
   // Gradients of active scalars are added to their shadow memrefs.
-  for (auto [k, index] : llvm::enumerate(activeArgs)) {
-    Value arg = primal.getArgument(index);
-    Value gradient = top.getAdjoint(arg);
-    if (isa<MemRefType>(arg.getType()) || !gradient)
-      continue;
-    Value shadow = entry.getArgument(numArgs + k);
-    Location loc = primal.getLoc();
-    Value old = memref::LoadOp::create(builder, loc, shadow);
-    Value sum = arith::AddFOp::create(builder, loc, old, gradient);
-    memref::StoreOp::create(builder, loc, sum, shadow);
-  }
+  ad::addScalarGradients(builder, primal, &entry, activeArgs, top);
 
   for (Operation *op : deferred)
     builder.clone(*op, top.primal);

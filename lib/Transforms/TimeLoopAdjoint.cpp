@@ -48,7 +48,7 @@ private:
   LogicalResult createAdjoint();
   LogicalResult reverseEpilogue();
   void declareRuntime();
-  void emitDriver();
+  LogicalResult emitDriver();
   scf::WhileOp emitActionLoop(ValueRange initial, ValueRange shadows);
   void emitDispatch(Value kind, ValueRange carried);
   Value emitTripCount();
@@ -60,7 +60,7 @@ private:
   void emitReverse(ValueRange binding, ValueRange shadows);
   Value stepTime(Value index);
   SmallVector<Value> stepOperands(ValueRange binding, Value time);
-  void finishScalars();
+  LogicalResult finishScalars();
   void cleanup();
 
   func::FuncOp primal;
@@ -196,15 +196,12 @@ LogicalResult TimeLoopDifferentiator::createAdjoint() {
   adjoint = *created;
   Block *entry = &adjoint.getBody().front();
   builder.setInsertionPointToStart(entry);
+  mapAdjointArguments(primal, entry, activeArgs, top);
   unsigned numArgs = primal.getNumArguments();
-  for (unsigned i = 0; i < numArgs; ++i)
-    top.primal.map(primal.getArgument(i), entry->getArgument(i));
   for (auto [k, index] : llvm::enumerate(activeArgs)) {
     Value arg = primal.getArgument(index);
     argShadows[arg] = entry->getArgument(numArgs + k);
-    if (isa<MemRefType>(arg.getType()))
-      top.shadows[arg] = entry->getArgument(numArgs + k);
-    else
+    if (!isa<MemRefType>(arg.getType()))
       top.active.insert(arg);
   }
   return success();
@@ -249,16 +246,9 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
   for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
     top.addAdjoint(builder, ret.getLoc(), operand,
                    entry.getArgument(firstSeed + i));
-  for (Operation *op : llvm::reverse(plan.epilogue)) {
-    if (llvm::none_of(op->getResults(),
-                      [&](Value result) { return top.getAdjoint(result); }))
-      continue;
-    auto rule = dyn_cast<AdjointOpInterface>(op);
-    if (!rule)
-      return op->emitOpError("has no adjoint rule");
-    if (failed(rule.emitAdjoint(builder, top)))
+  for (Operation *op : llvm::reverse(plan.epilogue))
+    if (failed(reverseScalarOp(builder, op, top)))
       return failure();
-  }
   for (Operation *clone : llvm::reverse(clones))
     if (clone->use_empty() && isMemoryEffectFree(clone))
       clone->erase();
@@ -272,12 +262,7 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
                 "loop); not supported yet";
     }
     placeholders[k]->erase();
-    Value seed = top.getAdjoint(result);
-    if (!seed)
-      seed = arith::ConstantOp::create(
-          builder, loc, result.getType(),
-          builder.getFloatAttr(result.getType(), 0.0));
-    termSeeds.push_back(seed);
+    termSeeds.push_back(getAdjointOrZero(builder, loc, top, result));
   }
   return success();
 }
@@ -534,7 +519,7 @@ static SmallVector<Block *> createCaseBlocks(scf::IndexSwitchOp op) {
   return blocks;
 }
 
-void TimeLoopDifferentiator::emitDriver() {
+LogicalResult TimeLoopDifferentiator::emitDriver() {
   Location loc = loop.getLoc();
   Block &entry = adjoint.getBody().front();
   Value snapshotCount = entry.getArguments().back();
@@ -575,9 +560,11 @@ void TimeLoopDifferentiator::emitDriver() {
   scf::WhileOp actions = emitActionLoop(initial, forward.getResults());
   builder.setInsertionPointAfter(actions);
   func::CallOp::create(builder, loc, runtime.finish, schedule);
-  finishScalars();
+  if (failed(finishScalars()))
+    return failure();
   builder.setInsertionPointAfter(ifStarted);
   func::ReturnOp::create(builder, primal.getLoc());
+  return success();
 }
 
 scf::WhileOp TimeLoopDifferentiator::emitActionLoop(ValueRange initial,
@@ -639,31 +626,19 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
   yieldState(binding, shadowBinding);
 }
 
-void TimeLoopDifferentiator::finishScalars() {
+LogicalResult TimeLoopDifferentiator::finishScalars() {
   Location loc = primal.getLoc();
   for (auto [k, position] : llvm::enumerate(plan.accumulators))
     top.addAdjoint(builder, loc, loop.getInitArgs()[position], termSeeds[k]);
-  for (Operation *op : llvm::reverse(plan.prologue)) {
-    if (llvm::none_of(op->getResults(),
-                      [&](Value result) { return top.getAdjoint(result); }))
-      continue;
-    // The plan has checked that the loop reads no active value computed
-    // here, so only the epilogue and the sums' initial values reach it.
-    if (auto rule = dyn_cast<AdjointOpInterface>(op))
-      (void)rule.emitAdjoint(builder, top);
-  }
-  Block &entry = adjoint.getBody().front();
-  unsigned numArgs = primal.getNumArguments();
-  for (auto [k, index] : llvm::enumerate(activeArgs)) {
-    Value arg = primal.getArgument(index);
-    Value gradient = top.getAdjoint(arg);
-    if (isa<MemRefType>(arg.getType()) || !gradient)
-      continue;
-    Value shadow = entry.getArgument(numArgs + k);
-    Value old = memref::LoadOp::create(builder, loc, shadow);
-    Value sum = arith::AddFOp::create(builder, loc, old, gradient);
-    memref::StoreOp::create(builder, loc, sum, shadow);
-  }
+  // The plan has checked that the loop reads no active value computed
+  // before it, so only the epilogue and the sums' initial values reach the
+  // prologue.
+  for (Operation *op : llvm::reverse(plan.prologue))
+    if (failed(reverseScalarOp(builder, op, top)))
+      return failure();
+  addScalarGradients(builder, primal, &adjoint.getBody().front(), activeArgs,
+                     top);
+  return success();
 }
 
 void TimeLoopDifferentiator::cleanup() {
@@ -678,11 +653,10 @@ FailureOr<func::FuncOp> TimeLoopDifferentiator::run() {
     return failure();
   }
   declareRuntime();
-  if (failed(reverseEpilogue())) {
+  if (failed(reverseEpilogue()) || failed(emitDriver())) {
     cleanup();
     return failure();
   }
-  emitDriver();
   return adjoint;
 }
 

@@ -301,3 +301,28 @@ func.func @clash(%a: memref<?xf64> {stencil.active},
 func.func @clash_adjoint() {
   return
 }
+
+// -----
+
+// The seed of the sum reaches its initial value, computed before the loop
+// by an op without a rule: reported, not dropped.
+func.func @prologue_without_rule(%a: memref<?xf64> {stencil.active},
+                                 %b: memref<?xf64> {stencil.active},
+                                 %k: f64 {stencil.active}, %n: index,
+                                 %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'math.erf' op has no adjoint rule}}
+  %s0 = math.erf %k : f64
+  %r:3 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b, %s = %s0)
+      -> (memref<?xf64>, memref<?xf64>, f64) {
+    %term = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+      stencil.yield %v : f64
+    }
+    %s1 = arith.addf %s, %term : f64
+    scf.yield %y, %x, %s1 : memref<?xf64>, memref<?xf64>, f64
+  }
+  return %r#2 : f64
+}
