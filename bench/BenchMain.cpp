@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchHarness.h"
+#include "BenchThreads.h"
 
 #include <benchmark/benchmark.h>
 
@@ -43,22 +44,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Options from the environment
 //===----------------------------------------------------------------------===//
-
-/// Parses STENCIL_BENCH_THREADS ("1,2"); defaults to 1 .. number of procs.
-std::vector<int> threadList() {
-  std::vector<int> threads;
-  if (const char *env = std::getenv("STENCIL_BENCH_THREADS")) {
-    std::stringstream ss(env);
-    std::string item;
-    while (std::getline(ss, item, ','))
-      if (int t = std::atoi(item.c_str()); t > 0)
-        threads.push_back(t);
-  }
-  if (threads.empty())
-    for (int t = 1; t <= bench_num_procs(); ++t)
-      threads.push_back(t);
-  return threads;
-}
 
 /// Parses STENCIL_BENCH_SIZES ("wave3d=320:64,burgers1d=1e8") into a map.
 std::map<std::string, std::vector<int64_t>> sizeOverrides() {

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchSupport.h"
+#include "BenchThreads.h"
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Checkpoint.h"
 #include "fwi.h"
@@ -44,6 +45,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+using stencil::bench::threadList;
 
 namespace {
 
@@ -117,21 +120,6 @@ struct Problem {
   double *u[3], *ub[3], *m, *mb, *w, *d;
   double *slots = nullptr;
 };
-
-std::vector<int> threadList() {
-  std::vector<int> threads;
-  if (const char *env = std::getenv("STENCIL_BENCH_THREADS")) {
-    std::stringstream ss(env);
-    std::string item;
-    while (std::getline(ss, item, ','))
-      if (int t = std::atoi(item.c_str()); t > 0)
-        threads.push_back(t);
-  }
-  if (threads.empty())
-    for (int t = 1; t <= bench_num_procs(); ++t)
-      threads.push_back(t);
-  return threads;
-}
 
 std::vector<Case> caseList() {
   const char *env = std::getenv("STENCIL_TIMELOOP_CASES");
