@@ -21,8 +21,9 @@
 # (StencilConfig.cmake).
 #
 # Expects STENCIL_COMPILE_EXECUTABLE, STENCIL_ABI_INCLUDE_DIR,
-# STENCIL_RUNTIME_LIBRARY (a target or a file) and STENCIL_LLVM_LIBRARY_DIR, and STENCIL_COMPILE_TARGET when stencil-compile
-# is built in the same project.
+# STENCIL_RUNTIME_LIBRARY (a target or a file) and STENCIL_LLVM_LIBRARY_DIR,
+# and STENCIL_COMPILE_TARGET when stencil-compile is built in the same
+# project.
 #
 #===----------------------------------------------------------------------===//
 

@@ -189,6 +189,8 @@ static _Thread_local int64_t workspaceBytes;
 static int reserveWorkspace(int64_t bytes) {
   if (bytes <= workspaceBytes)
     return 0;
+  if (bytes > INT64_MAX - 63)
+    return 1;
   free(workspace);
   workspace = NULL;
   workspaceBytes = 0;
@@ -232,7 +234,8 @@ stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
   int64_t slots = snapshots < steps ? snapshots : steps;
   if (slots < 1)
     slots = 1;
-  if (bytesPerSlot < 0 || (bytesPerSlot > 0 && slots > INT64_MAX / bytesPerSlot) ||
+  if (bytesPerSlot < 0 ||
+      (bytesPerSlot > 0 && slots > INT64_MAX / bytesPerSlot) ||
       reserveWorkspace(slots * bytesPerSlot)) {
     fprintf(stderr,
             "stencil: out of memory for %" PRId64 " snapshots of %" PRId64
