@@ -136,14 +136,15 @@ stencil_ckpt_action stencil_ckpt_next(stencil_ckpt_schedule *s) {
   frame *top = &s->frames[s->depth];
   int64_t length = top->end - top->begin;
   if (length == 1) {
-    if (s->position != top->begin) {
-      s->position = top->begin;
-      return action(STENCIL_CKPT_RESTORE, top->begin, 0, s->depth);
-    }
     int64_t step = top->begin;
+    /* Away from the step, its state is in the frame's slot, which this is
+     * the last use of: the adjoint reads it there instead of restoring it
+     * (one copy of the state fewer per reversed step), and the working
+     * state stays where it is. */
+    int64_t from = s->position == step ? -1 : s->depth;
     /* The slot is free again; the parent resumes below its split. */
     --s->depth;
-    return action(STENCIL_CKPT_REVERSE, step, 0, 0);
+    return action(STENCIL_CKPT_REVERSE, step, 0, from);
   }
   stencil_ckpt_action pending = prepare(s, top);
   if (pending.kind != STENCIL_CKPT_DONE)

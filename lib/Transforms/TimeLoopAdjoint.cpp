@@ -30,7 +30,7 @@ namespace {
 
 /// The functions of the run-time library that the adjoint calls.
 struct RuntimeCalls {
-  func::FuncOp start, slots, workspace, stepAction, actionStep, actionEnd,
+  func::FuncOp start, workspace, stepAction, actionStep, actionEnd,
       actionSlot, finish;
 };
 
@@ -54,12 +54,14 @@ private:
   Value emitTripCount();
   SmallVector<Value> initialBinding();
   Value emitSlotBytes();
-  SmallVector<Value> viewSnapshots(Value slots);
+  Value slotView(Value slot, unsigned array);
   void emitCopies(Value slot, ValueRange binding, bool restore);
   SmallVector<Value> emitAdvance(ValueRange binding);
+  SmallVector<Value> emitReversedState(Value slot, ValueRange binding);
   void emitReverse(ValueRange binding, ValueRange shadows);
   Value stepTime(Value index);
-  SmallVector<Value> stepOperands(ValueRange binding, Value time);
+  SmallVector<Value> stepOperands(ValueRange binding, Value time,
+                                  ValueRange written = {});
   LogicalResult finishScalars();
   void cleanup();
 
@@ -83,9 +85,10 @@ private:
   llvm::DenseMap<Value, Value> argShadows;
   /// The adjoint of each accumulator's result, seeding every step's term.
   SmallVector<Value> termSeeds;
-  /// The schedule, the snapshot count argument and the snapshot arrays.
-  Value schedule;
-  SmallVector<Value> snapshots;
+  /// The schedule and the snapshots' workspace: slot k of state array j
+  /// starts at byte k * slotStride + slotOffsets[j].
+  Value schedule, workspace, slotStride;
+  SmallVector<Value> slotOffsets;
   /// The dynamic extents of each state array (rotated arrays have the
   /// extents of the argument they start from), taken before the schedule.
   SmallVector<SmallVector<Value>> stateSizes;
@@ -290,7 +293,6 @@ void TimeLoopDifferentiator::declareRuntime() {
                               {MemRefType::get({ShapedType::kDynamic},
                                                builder.getI8Type())});
   runtime.workspace->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
-  runtime.slots = declare("stencil_ckpt_slots", {ptr}, {i64});
   runtime.stepAction = declare("stencil_ckpt_step_action", {ptr}, {i64});
   runtime.actionStep = declare("stencil_ckpt_action_step", {ptr}, {i64});
   runtime.actionEnd = declare("stencil_ckpt_action_end", {ptr}, {i64});
@@ -369,43 +371,18 @@ static Value roundUp64(OpBuilder &builder, Location loc, Value bytes) {
 
 Value TimeLoopDifferentiator::emitSlotBytes() {
   Location loc = loop.getLoc();
-  // One slot of every array, and a cache line each for the rounding of
-  // their starts (slots >= 1, so slots times this covers the workspace).
+  // A slot holds every state array, each starting on a cache line.
   Value total = arith::ConstantIndexOp::create(builder, loc, 0);
   for (auto [array, sizes] : llvm::zip_equal(
            stateArrays(initialBinding(), plan.writtenCaptures, top.primal),
            stateSizes)) {
     auto type = cast<MemRefType>(array.getType());
+    slotOffsets.push_back(total);
     Value bytes = roundUp64(builder, loc, slotBytes(builder, loc, type, sizes));
     total = arith::AddIOp::create(builder, loc, total, bytes);
   }
+  slotStride = total;
   return total;
-}
-
-SmallVector<Value> TimeLoopDifferentiator::viewSnapshots(Value slots) {
-  Location loc = loop.getLoc();
-  Value workspace =
-      func::CallOp::create(builder, loc, runtime.workspace, schedule)
-          .getResult(0);
-  Value offset = arith::ConstantIndexOp::create(builder, loc, 0);
-  SmallVector<Value> result;
-  for (auto [array, sizes] : llvm::zip_equal(
-           stateArrays(initialBinding(), plan.writtenCaptures, top.primal),
-           stateSizes)) {
-    auto type = cast<MemRefType>(array.getType());
-    SmallVector<int64_t> shape = {ShapedType::kDynamic};
-    llvm::append_range(shape, type.getShape());
-    SmallVector<Value> operands = {slots};
-    llvm::append_range(operands, sizes);
-    auto snapshotType = MemRefType::get(shape, type.getElementType());
-    result.push_back(memref::ViewOp::create(builder, loc, snapshotType,
-                                            workspace, offset, operands));
-    Value bytes = arith::MulIOp::create(
-        builder, loc, slots, slotBytes(builder, loc, type, sizes));
-    offset = arith::AddIOp::create(builder, loc, offset,
-                                   roundUp64(builder, loc, bytes));
-  }
-  return result;
 }
 
 SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
@@ -415,36 +392,39 @@ SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
   return initial;
 }
 
-/// Returns the view of slot `slot` of `snapshot`, a state array of type
-/// `type` with the dynamic extents `dynamicSizes`.
-static Value slotView(OpBuilder &builder, Location loc, Value snapshot,
-                      Value slot, MemRefType type, ValueRange dynamicSizes) {
-  SmallVector<OpFoldResult> offsets = {slot}, sizes = {builder.getIndexAttr(1)},
-                            strides(type.getRank() + 1,
-                                    builder.getIndexAttr(1));
-  unsigned next = 0;
-  for (int64_t k = 0; k < type.getRank(); ++k) {
-    offsets.push_back(builder.getIndexAttr(0));
-    if (type.isDynamicDim(k))
-      sizes.push_back(dynamicSizes[next++]);
-    else
-      sizes.push_back(builder.getIndexAttr(type.getDimSize(k)));
-  }
-  auto viewType = memref::SubViewOp::inferRankReducedResultType(
-      type.getShape(), cast<MemRefType>(snapshot.getType()), offsets, sizes,
-      strides);
-  return memref::SubViewOp::create(builder, loc, viewType, snapshot, offsets,
-                                   sizes, strides);
+/// Returns `type` with the identity layout (the type of its snapshots).
+static MemRefType snapshotType(MemRefType type) {
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+/// Whether a snapshot can stand for the array itself in a call: the state
+/// arrays have the identity layout, as the snapshots do.
+static bool snapshotsAreArrays(ValueRange arrays) {
+  return llvm::all_of(arrays.getTypes(), [](Type type) {
+    return cast<MemRefType>(type).getLayout().isIdentity();
+  });
+}
+
+Value TimeLoopDifferentiator::slotView(Value slot, unsigned array) {
+  Location loc = loop.getLoc();
+  Value start = arith::AddIOp::create(
+      builder, loc, arith::MulIOp::create(builder, loc, slot, slotStride),
+      slotOffsets[array]);
+  auto type = cast<MemRefType>(
+      stateArrays(initialBinding(), plan.writtenCaptures, top.primal)[array]
+          .getType());
+  return memref::ViewOp::create(builder, loc, snapshotType(type), workspace,
+                                start, stateSizes[array]);
 }
 
 void TimeLoopDifferentiator::emitCopies(Value slot, ValueRange binding,
                                         bool restore) {
   Location loc = loop.getLoc();
-  for (auto [array, snapshot, sizes] : llvm::zip_equal(
-           stateArrays(binding, plan.writtenCaptures, top.primal), snapshots,
+  for (auto [index, array, sizes] : llvm::enumerate(
+           stateArrays(binding, plan.writtenCaptures, top.primal),
            stateSizes)) {
     auto type = cast<MemRefType>(array.getType());
-    Value view = slotView(builder, loc, snapshot, slot, type, sizes);
+    Value view = slotView(slot, index);
     Value from = restore ? view : array, to = restore ? array : view;
     DomainOp copy = createFullDomain(builder, loc, type, sizes);
     OpBuilder::InsertionGuard guard(builder);
@@ -467,10 +447,17 @@ static SmallVector<Value> rotate(ValueRange binding,
 }
 
 SmallVector<Value> TimeLoopDifferentiator::stepOperands(ValueRange binding,
-                                                        Value time) {
+                                                        Value time,
+                                                        ValueRange written) {
   SmallVector<Value> operands;
-  for (Value capture : stepCaptures)
-    operands.push_back(top.primal.lookupOrDefault(capture));
+  for (Value capture : stepCaptures) {
+    // The written captures are state: `written` overrides them.
+    auto *it = llvm::find(plan.writtenCaptures, capture);
+    if (!written.empty() && it != plan.writtenCaptures.end())
+      operands.push_back(written[it - plan.writtenCaptures.begin()]);
+    else
+      operands.push_back(top.primal.lookupOrDefault(capture));
+  }
   llvm::append_range(operands, binding);
   operands.push_back(time);
   return operands;
@@ -494,11 +481,44 @@ SmallVector<Value> TimeLoopDifferentiator::emitAdvance(ValueRange binding) {
   return steps.getResults();
 }
 
+SmallVector<Value>
+TimeLoopDifferentiator::emitReversedState(Value slot, ValueRange binding) {
+  Location loc = loop.getLoc();
+  SmallVector<Value> working =
+      stateArrays(binding, plan.writtenCaptures, top.primal);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value fromSlot = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                         slot, zero);
+  auto choice =
+      scf::IfOp::create(builder, loc, ValueRange(working).getTypes(), fromSlot,
+                        /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(choice.thenBlock());
+  if (snapshotsAreArrays(working)) {
+    // The slot's last use: the step's adjoint reads it in place.
+    SmallVector<Value> views;
+    for (unsigned k = 0; k < working.size(); ++k)
+      views.push_back(slotView(slot, k));
+    scf::YieldOp::create(builder, loc, views);
+  } else {
+    emitCopies(slot, binding, /*restore=*/true);
+    scf::YieldOp::create(builder, loc, working);
+  }
+  builder.setInsertionPointToStart(choice.elseBlock());
+  scf::YieldOp::create(builder, loc, working);
+  return choice.getResults();
+}
+
 void TimeLoopDifferentiator::emitReverse(ValueRange binding,
                                          ValueRange shadows) {
   Location loc = loop.getLoc();
   Value index = callIndex(builder, loc, runtime.actionStep, schedule);
-  SmallVector<Value> operands = stepOperands(binding, stepTime(index));
+  Value slot = callIndex(builder, loc, runtime.actionSlot, schedule);
+  SmallVector<Value> state = emitReversedState(slot, binding);
+  unsigned rotated = binding.size();
+  SmallVector<Value> operands =
+      stepOperands(ValueRange(state).take_front(rotated), stepTime(index),
+                   ValueRange(state).drop_front(rotated));
   // The shadows of the step's active arguments, in argument order.
   for (Value capture : stepCaptures)
     if (auto arg = dyn_cast<BlockArgument>(capture))
@@ -545,7 +565,8 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
 
   for (unsigned position : plan.arrays)
     shadows.push_back(top.shadows.lookup(loop.getInitArgs()[position]));
-  snapshots = viewSnapshots(callIndex(builder, loc, runtime.slots, schedule));
+  workspace = func::CallOp::create(builder, loc, runtime.workspace, schedule)
+                  .getResult(0);
   // The shadows as bound during the last step: rotated T - 1 times.
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);

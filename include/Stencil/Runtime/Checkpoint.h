@@ -20,8 +20,11 @@
  *   STENCIL_CKPT_RESTORE  copy slot `slot` (the state before step `step`)
  *                         into the working state;
  *   STENCIL_CKPT_ADVANCE  run the primal steps [step, end) on it;
- *   STENCIL_CKPT_REVERSE  run the adjoint of step `step` (the working state
- *                         is the one before it);
+ *   STENCIL_CKPT_REVERSE  run the adjoint of step `step` on the state
+ *                         before it: the working state when `slot` is -1,
+ *                         else slot `slot`, which this is the last use of
+ *                         (the adjoint may clobber it; the working state is
+ *                         left as it is);
  *   STENCIL_CKPT_DONE     every step has been reversed.
  *
  * Steps are reversed from T - 1 down to 0, each once. Slots are used as a
@@ -53,7 +56,7 @@ typedef struct stencil_ckpt_action {
   stencil_ckpt_kind kind;
   int64_t step; /* STORE, RESTORE, REVERSE: the step; ADVANCE: the first. */
   int64_t end;  /* ADVANCE: one past the last step run. */
-  int64_t slot; /* STORE, RESTORE. */
+  int64_t slot; /* STORE, RESTORE; REVERSE: -1 or the slot it reads. */
 } stencil_ckpt_action;
 
 /* The schedule's state: an explicit stack of the intervals still to

@@ -6,7 +6,10 @@
  *   - every action is legal: STORE keeps the working state's step in a
  *     slot at most one above the slots in use, RESTORE reads a slot that
  *     holds the step it names, ADVANCE starts at the working state's step
- *     and stays in [0, T), REVERSE runs on the state before its step;
+ *     and stays in [0, T), REVERSE runs on the state before its step
+ *     (the working state, or a slot that holds it and is then dead), never
+ *     right after a RESTORE (it reads the slot instead), and store-all
+ *     restores nothing;
  *   - every step is reversed exactly once, from T - 1 down to 0;
  *   - no more than S slots are used;
  *   - the forward steps equal stencil_ckpt_forward_steps(T, S), which equals
@@ -76,7 +79,8 @@ static long long simulate(long long steps, long long slots) {
   }
   long long *slot = malloc((size_t)(slots + 1) * sizeof(long long));
   long long used = 0, position = 0, next = steps - 1, forward = 0;
-  long long result = -1;
+  long long result = -1, restores = 0, reversedFromSlots = 0;
+  int restored = 0; /* The last action was a RESTORE. */
   const char *error = NULL;
   for (long long n = 0;; ++n) {
     stencil_ckpt_action a = stencil_ckpt_next(s);
@@ -108,6 +112,7 @@ static long long simulate(long long steps, long long slots) {
       else {
         position = a.step;
         used = a.slot + 1; /* Slots above are dead from now on. */
+        ++restores;
       }
       break;
     case STENCIL_CKPT_ADVANCE:
@@ -119,17 +124,33 @@ static long long simulate(long long steps, long long slots) {
       }
       break;
     case STENCIL_CKPT_REVERSE:
-      if (a.step != next || position != a.step)
-        error = "REVERSE out of order or without its state";
-      else
+      if (a.step != next)
+        error = "REVERSE out of order";
+      else if (restored)
+        error = "RESTORE right before REVERSE (the slot could be read)";
+      else if (a.slot == -1 ? position != a.step
+                            : a.slot < 0 || a.slot >= used ||
+                                  slot[a.slot] != a.step)
+        error = "REVERSE without its state";
+      else {
         --next;
+        reversedFromSlots += a.slot >= 0;
+        if (a.slot >= 0)
+          used = a.slot; /* Its last use: the adjoint may clobber it. */
+      }
       break;
     default:
       error = "unknown action";
     }
+    restored = a.kind == STENCIL_CKPT_RESTORE;
     if (error)
       break;
   }
+  /* Store-all restores nothing: each step but the last is reversed from
+   * its own slot. */
+  if (!error && slots >= steps && steps > 0 &&
+      (restores != 0 || reversedFromSlots != steps - 1))
+    error = "store-all restores, or reverses from the working state";
   if (error)
     check(0, error, steps, slots);
   free(slot);
@@ -161,7 +182,8 @@ static void checkFlatInterface(long long steps, long long snapshots) {
         (kind != STENCIL_CKPT_DONE &&
          (stencil_ckpt_action_step(flat) != a.step ||
           (kind == STENCIL_CKPT_ADVANCE && stencil_ckpt_action_end(flat) != a.end) ||
-          ((kind == STENCIL_CKPT_STORE || kind == STENCIL_CKPT_RESTORE) &&
+          ((kind == STENCIL_CKPT_STORE || kind == STENCIL_CKPT_RESTORE ||
+            kind == STENCIL_CKPT_REVERSE) &&
            stencil_ckpt_action_slot(flat) != a.slot)))) {
       check(0, "flat interface differs from stencil_ckpt_next", steps,
             snapshots);

@@ -37,10 +37,9 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // cache line) go to the library, which keeps the workspace.
 // CHECK:       %[[SCHED:.*]] = call @stencil_ckpt_start(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64) -> !llvm.ptr
 // CHECK:       scf.if
-// Snapshots: one slots x extent view per state array of the workspace.
-// CHECK:         %[[SLOTS:.*]] = func.call @stencil_ckpt_slots(%[[SCHED]])
+// Snapshots live in the library's workspace: slot k of state array j is a
+// view at byte k * (bytes of one slot) + (offset of array j in a slot).
 // CHECK:         %[[WS:.*]] = func.call @stencil_ckpt_workspace(%[[SCHED]]) : (!llvm.ptr) -> memref<?xi8>
-// CHECK-COUNT-3: memref.view %[[WS]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xf64>
 // The shadows as bound during the last step: the rotation applied T-1 times.
 // CHECK:         scf.for {{.*}} iter_args(%[[S0:.*]] = %[[AB]], %[[S1:.*]] = %[[BB]], %[[S2:.*]] = %[[CB]])
 // CHECK-NEXT:      scf.yield %[[S1]], %[[S2]], %[[S0]]
@@ -50,23 +49,35 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // STORE: copy each state array into its slot.
 // CHECK:           case 0 {
 // CHECK:             func.call @stencil_ckpt_action_slot
-// CHECK:             memref.subview
-// CHECK:             stencil.domain
-// CHECK:             stencil.gather %{{.*}}[0] : memref<?xf64>
-// CHECK-NEXT:        stencil.store %{{.*}} to %{{.*}} : memref<?xf64, strided<[1], offset: ?>>
+// CHECK:             %[[SV:view[_0-9]*]] = memref.view %[[WS]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xf64>
+// CHECK-NEXT:        stencil.domain
+// CHECK-NEXT:          %[[V:.*]] = stencil.gather %[[W:arg[0-9]+]][0] : memref<?xf64>
+// CHECK-NEXT:          stencil.store %[[V]] to %[[SV]] : memref<?xf64>
+// CHECK-COUNT-2:     memref.view %[[WS]]
 // RESTORE: the other way.
 // CHECK:           case 1 {
-// CHECK:             stencil.gather %{{.*}}[0] : memref<?xf64, strided<[1], offset: ?>>
-// CHECK-NEXT:        stencil.store %{{.*}} to %{{.*}} : memref<?xf64>
+// CHECK:             %[[RV:view[_0-9]*]] = memref.view %[[WS]]
+// CHECK:             stencil.domain
+// CHECK-NEXT:          %[[V:.*]] = stencil.gather %[[RV]][0] : memref<?xf64>
+// CHECK-NEXT:          stencil.store %[[V]] to %[[W]] : memref<?xf64>
 // ADVANCE: primal steps, rotating the working arrays.
 // CHECK:           case 2 {
 // CHECK:             scf.for {{.*}} iter_args(%[[W0:.*]] = %{{.*}}, %[[W1:.*]] = %{{.*}}, %[[W2:.*]] = %{{.*}})
 // CHECK:               func.call @rot_step(%[[N]], %[[W0]], %[[W1]], %[[W2]], %{{.*}})
 // CHECK-NEXT:          scf.yield %[[W1]], %[[W2]], %[[W0]]
-// REVERSE: the step's adjoint with the term's seed, then the shadows
-// rotated back.
+// REVERSE: the step's adjoint on the state in the slot the action names (its
+// last use, read in place: no restore) or, for slot -1, on the working
+// state; then the term's seed, and the shadows rotated back.
 // CHECK:           case 3 {
-// CHECK:             func.call @rot_step_adjoint(%[[N]], %[[P0:[a-z0-9]+]], %[[P1:[a-z0-9]+]], %[[P2:[a-z0-9]+]], %{{.*}}, %[[Q0:[a-z0-9]+]], %[[Q1:[a-z0-9]+]], %[[Q2:[a-z0-9]+]], %[[JB]])
+// CHECK:             %[[SL:.*]] = func.call @stencil_ckpt_action_slot
+// CHECK-NEXT:        %[[SLI:.*]] = arith.index_cast %[[SL]]
+// CHECK:             %[[FROM:.*]] = arith.cmpi sge, %[[SLI]], %{{.*}} : index
+// CHECK-NEXT:        %[[ST:.*]]:3 = scf.if %[[FROM]]
+// CHECK-COUNT-3:       memref.view %[[WS]]
+// CHECK-NEXT:          scf.yield %view{{.*}}, %view{{.*}}, %view{{.*}} : memref<?xf64>, memref<?xf64>, memref<?xf64>
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          scf.yield %[[P0:[a-z0-9]+]], %[[P1:[a-z0-9]+]], %[[P2:[a-z0-9]+]] :
+// CHECK:             func.call @rot_step_adjoint(%[[N]], %[[ST]]#0, %[[ST]]#1, %[[ST]]#2, %{{.*}}, %[[Q0:[a-z0-9]+]], %[[Q1:[a-z0-9]+]], %[[Q2:[a-z0-9]+]], %[[JB]])
 // CHECK-NEXT:        scf.yield %[[P0]], %[[P1]], %[[P2]], %[[Q2]], %[[Q0]], %[[Q1]]
 // CHECK:         func.call @stencil_ckpt_finish(%[[SCHED]])
 // CHECK-NOT:     memref.dealloc
