@@ -41,6 +41,7 @@ struct stencil_ckpt_schedule {
   stencil_ckpt_action current; /* The last action stencil_ckpt_step_action
                                   returned. */
   int64_t forwardSteps, stores;
+  int stateless; /* Nothing to keep: reverse T - 1 .. 0 on the spot. */
 };
 
 /* F(l, c): forward steps to reverse l steps with c >= 1 slots, the first
@@ -97,6 +98,7 @@ stencil_ckpt_schedule *stencil_ckpt_init(int64_t steps, int64_t slots) {
   s->current = (stencil_ckpt_action){STENCIL_CKPT_DONE, 0, 0, 0};
   s->forwardSteps = 0;
   s->stores = 0;
+  s->stateless = 0;
   s->position = 0;
   s->depth = steps > 0 ? 0 : -1;
   s->frames[0] = (frame){0, steps, 0};
@@ -134,6 +136,12 @@ stencil_ckpt_action stencil_ckpt_next(stencil_ckpt_schedule *s) {
   if (!s || s->depth < 0)
     return action(STENCIL_CKPT_DONE, 0, 0, 0);
   frame *top = &s->frames[s->depth];
+  if (s->stateless) {
+    /* The one frame counts down its end. */
+    if (--top->end == top->begin)
+      s->depth = -1;
+    return action(STENCIL_CKPT_REVERSE, top->end, 0, -1);
+  }
   int64_t length = top->end - top->begin;
   if (length == 1) {
     int64_t step = top->begin;
@@ -235,9 +243,12 @@ stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
   int64_t slots = snapshots < steps ? snapshots : steps;
   if (slots < 1)
     slots = 1;
-  if (bytesPerSlot < 0 ||
-      (bytesPerSlot > 0 && slots > INT64_MAX / bytesPerSlot) ||
-      reserveWorkspace(slots * bytesPerSlot)) {
+  /* A state of no bytes: the adjoint reads nothing of it, so nothing is
+   * kept or recomputed. */
+  int stateless = bytesPerSlot == 0;
+  if (!stateless &&
+      (bytesPerSlot < 0 || slots > INT64_MAX / bytesPerSlot ||
+       reserveWorkspace(slots * bytesPerSlot))) {
     fprintf(stderr,
             "stencil: out of memory for %" PRId64 " snapshots of %" PRId64
             " bytes for the adjoint of a time loop; nothing was computed\n",
@@ -245,9 +256,15 @@ stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
     return NULL;
   }
   stencil_ckpt_schedule *s = stencil_ckpt_init(steps, slots);
-  if (!s)
+  if (!s) {
     fprintf(stderr, "stencil: out of memory for the checkpointing schedule "
                     "of a time loop; nothing was computed\n");
+    return NULL;
+  }
+  if (stateless) {
+    s->stateless = 1;
+    s->slots = 0;
+  }
   return s;
 }
 

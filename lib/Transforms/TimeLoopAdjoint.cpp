@@ -53,6 +53,7 @@ private:
   void emitDispatch(Value kind, ValueRange carried);
   Value emitTripCount();
   SmallVector<Value> initialBinding();
+  bool adjointReadsState();
   Value emitSlotBytes();
   Value slotView(Value slot, unsigned array);
   void emitCopies(Value slot, ValueRange binding, bool restore);
@@ -89,6 +90,9 @@ private:
   /// starts at byte k * slotStride + slotOffsets[j].
   Value schedule, workspace, slotStride;
   SmallVector<Value> slotOffsets;
+  /// The step's adjoint reads nothing of the state: no snapshots, no
+  /// forward steps.
+  bool stateless = false;
   /// The dynamic extents of each state array (rotated arrays have the
   /// extents of the argument they start from), taken before the schedule.
   SmallVector<SmallVector<Value>> stateSizes;
@@ -369,6 +373,20 @@ static Value roundUp64(OpBuilder &builder, Location loc, Value bytes) {
   return arith::MulIOp::create(builder, loc, up, line);
 }
 
+bool TimeLoopDifferentiator::adjointReadsState() {
+  // The step's arguments are its captures, the rotated arrays, the step
+  // index; its adjoint's start the same way.
+  Block &entry = stepAdjoint.getBody().front();
+  SmallVector<BlockArgument> state;
+  for (auto [k, capture] : llvm::enumerate(stepCaptures))
+    if (llvm::is_contained(plan.writtenCaptures, capture))
+      state.push_back(entry.getArgument(k));
+  for (unsigned k = 0; k < plan.arrays.size(); ++k)
+    state.push_back(entry.getArgument(stepCaptures.size() + k));
+  pruneUnreadStores(stepAdjoint, state);
+  return readsStateContents(state);
+}
+
 Value TimeLoopDifferentiator::emitSlotBytes() {
   Location loc = loop.getLoc();
   // A slot holds every state array, each starting on a cache line.
@@ -513,8 +531,11 @@ void TimeLoopDifferentiator::emitReverse(ValueRange binding,
                                          ValueRange shadows) {
   Location loc = loop.getLoc();
   Value index = callIndex(builder, loc, runtime.actionStep, schedule);
-  Value slot = callIndex(builder, loc, runtime.actionSlot, schedule);
-  SmallVector<Value> state = emitReversedState(slot, binding);
+  SmallVector<Value> state =
+      stateArrays(binding, plan.writtenCaptures, top.primal);
+  if (!stateless)
+    state = emitReversedState(
+        callIndex(builder, loc, runtime.actionSlot, schedule), binding);
   unsigned rotated = binding.size();
   SmallVector<Value> operands =
       stepOperands(ValueRange(state).take_front(rotated), stepTime(index),
@@ -551,9 +572,14 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   SmallVector<Value> initial = initialBinding(), shadows;
   for (Value array : stateArrays(initial, plan.writtenCaptures, top.primal))
     stateSizes.push_back(getDynamicSizes(builder, loc, array));
-  schedule = func::CallOp::create(builder, loc, runtime.start,
-                                  ValueRange{toI64(steps), toI64(snapshotCount),
-                                             toI64(emitSlotBytes())})
+  // A state the step's adjoint does not read has no bytes to keep: the
+  // library then schedules the reversed steps alone.
+  stateless = !adjointReadsState();
+  Value bytes = stateless ? arith::ConstantIndexOp::create(builder, loc, 0)
+                          : emitSlotBytes();
+  schedule = func::CallOp::create(
+                 builder, loc, runtime.start,
+                 ValueRange{toI64(steps), toI64(snapshotCount), toI64(bytes)})
                  .getResult(0);
   Value null = LLVM::ZeroOp::create(builder, loc, schedule.getType());
   Value started = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
@@ -565,8 +591,9 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
 
   for (unsigned position : plan.arrays)
     shadows.push_back(top.shadows.lookup(loop.getInitArgs()[position]));
-  workspace = func::CallOp::create(builder, loc, runtime.workspace, schedule)
-                  .getResult(0);
+  if (!stateless)
+    workspace = func::CallOp::create(builder, loc, runtime.workspace, schedule)
+                    .getResult(0);
   // The shadows as bound during the last step: rotated T - 1 times.
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -620,11 +647,13 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
   unsigned numArrays = plan.arrays.size();
   ValueRange binding = carried.take_front(numArrays);
   ValueRange shadowBinding = carried.drop_front(numArrays);
+  // A stateless schedule only reverses.
+  SmallVector<int64_t> kinds = {STENCIL_CKPT_REVERSE};
+  if (!stateless)
+    kinds = {STENCIL_CKPT_STORE, STENCIL_CKPT_RESTORE, STENCIL_CKPT_ADVANCE,
+             STENCIL_CKPT_REVERSE};
   auto dispatch = scf::IndexSwitchOp::create(
-      builder, loc, carried.getTypes(), kind,
-      ArrayRef<int64_t>{STENCIL_CKPT_STORE, STENCIL_CKPT_RESTORE,
-                        STENCIL_CKPT_ADVANCE, STENCIL_CKPT_REVERSE},
-      4);
+      builder, loc, carried.getTypes(), kind, kinds, kinds.size());
   scf::YieldOp::create(builder, loc, dispatch.getResults());
   SmallVector<Block *> cases = createCaseBlocks(dispatch);
   auto yieldState = [&](ValueRange working, ValueRange shadowsNow) {
@@ -632,6 +661,13 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
     llvm::append_range(values, shadowsNow);
     scf::YieldOp::create(builder, loc, values);
   };
+  builder.setInsertionPointToStart(cases[kinds.size() - 1]);
+  emitReverse(binding, shadowBinding);
+  yieldState(binding, rotate(shadowBinding, plan.inverse()));
+  builder.setInsertionPointToStart(cases.back());
+  yieldState(binding, shadowBinding);
+  if (stateless)
+    return;
   for (bool restore : {false, true}) {
     builder.setInsertionPointToStart(cases[restore ? 1 : 0]);
     Value slot = callIndex(builder, loc, runtime.actionSlot, schedule);
@@ -640,11 +676,6 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
   }
   builder.setInsertionPointToStart(cases[2]);
   yieldState(emitAdvance(binding), shadowBinding);
-  builder.setInsertionPointToStart(cases[3]);
-  emitReverse(binding, shadowBinding);
-  yieldState(binding, rotate(shadowBinding, plan.inverse()));
-  builder.setInsertionPointToStart(cases[4]);
-  yieldState(binding, shadowBinding);
 }
 
 LogicalResult TimeLoopDifferentiator::finishScalars() {

@@ -47,6 +47,16 @@ FailureOr<TimeLoopPlan>
 planTimeLoop(func::FuncOp func, scf::ForOp loop,
              function_ref<bool(BlockArgument)> isActiveArg);
 
+/// Removes the top-level domains of `func`, a step's adjoint, that only
+/// store into arrays of `state` (its arguments the caller treats as work
+/// space) which no later op uses: forward values the step's adjoint
+/// recomputes but does not read.
+void pruneUnreadStores(func::FuncOp func, ArrayRef<BlockArgument> state);
+
+/// Whether any op reads the contents of an argument of `state` (taking its
+/// extents does not count).
+bool readsStateContents(ArrayRef<BlockArgument> state);
+
 } // namespace mlir::stencil::ad
 
 #endif // STENCIL_LIB_TRANSFORMS_TIMELOOPPLAN_H

@@ -84,15 +84,20 @@ int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots);
  * calling thread's workspace hold min(snapshots, steps) slots of
  * `bytesPerSlot` bytes, and returns a schedule for that many slots, or NULL
  * after printing why to stderr ("stencil: ..."); the adjoint then returns
- * without computing anything. The workspace (64-byte aligned) is kept by
- * the thread for its next adjoint, so that repeated gradients (an
- * inversion's iterations) do not fault fresh memory in at every call;
- * stencil_ckpt_release_workspace frees it. _mlir_ciface_stencil_ckpt_workspace
- * describes it to generated code as a memref<?xi8> (the MLIR C interface
- * returns a memref through a descriptor pointer passed first). stencil_ckpt_slots is the number of snapshot slots to
- * allocate. stencil_ckpt_step_action moves to the next action and returns
- * its kind (a stencil_ckpt_kind); the accessors read its fields.
- * stencil_ckpt_finish records the schedule's statistics (below) and frees
+ * without computing anything. `bytesPerSlot` = 0 says that the step's
+ * adjoint reads nothing of the state (a loop linear in it, with passive
+ * coefficients): the schedule then keeps and recomputes nothing, reversing
+ * T - 1 .. 0 on the working state (0 slots, 0 forward steps). The
+ * workspace (64-byte aligned) is kept by the thread for its next adjoint,
+ * so that repeated gradients (an inversion's iterations) do not fault
+ * fresh memory in at every call; stencil_ckpt_release_workspace frees it.
+ * _mlir_ciface_stencil_ckpt_workspace describes it to generated code as a
+ * memref<?xi8> (the MLIR C interface returns a memref through a descriptor
+ * pointer passed first). stencil_ckpt_slots is the number of snapshot
+ * slots the schedule uses. stencil_ckpt_step_action moves to the next
+ * action and returns its kind (a stencil_ckpt_kind); the accessors read
+ * its fields. stencil_ckpt_finish records the schedule's statistics
+ * (below) and frees
  * it. */
 stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
                                           int64_t bytesPerSlot);

@@ -22,7 +22,9 @@
  *   - the interface of generated code (stencil_ckpt_start, _step_action,
  *     the accessors, _finish, _last_stats) replays the same actions, uses
  *     min(snapshots, T) slots, counts the optimal forward steps, and
- *     refuses a snapshot count below 1.
+ *     refuses a snapshot count below 1;
+ *   - a state of 0 bytes gets the schedule that reverses T - 1 .. 0 and
+ *     keeps nothing.
  * Prints one line per failure and "<n> passed, <m> failed".
  *
  *===----------------------------------------------------------------------===*/
@@ -206,6 +208,35 @@ static void checkFlatInterface(long long steps, long long snapshots) {
         "flat interface not optimal", steps, snapshots);
 }
 
+/* A state of no bytes (the adjoint reads none of it): T - 1 .. 0 reversed
+ * on the working state, nothing stored, no slot, no forward step. */
+static void checkStateless(long long steps, long long snapshots) {
+  stencil_ckpt_schedule *s = stencil_ckpt_start(steps, snapshots, 0);
+  if (!s) {
+    check(0, "stateless start returned NULL", steps, snapshots);
+    return;
+  }
+  long long next = steps - 1;
+  int ok = stencil_ckpt_slots(s) == 0;
+  for (long long n = 0; ok; ++n) {
+    int64_t kind = stencil_ckpt_step_action(s);
+    if (kind == STENCIL_CKPT_DONE) {
+      ok = next == -1;
+      break;
+    }
+    ok = n <= steps && kind == STENCIL_CKPT_REVERSE &&
+         stencil_ckpt_action_step(s) == next &&
+         stencil_ckpt_action_slot(s) == -1;
+    --next;
+  }
+  stencil_ckpt_finish(s);
+  stencil_ckpt_stats stats = stencil_ckpt_last_stats();
+  check(ok && stats.steps == steps && stats.slots == 0 &&
+            stats.forward_steps == 0 && stats.stores == 0,
+        "stateless schedule is not T - 1 .. 0 without stores", steps,
+        snapshots);
+}
+
 int main(void) {
   computeReference();
   for (long long t = 0; t <= kMaxSteps; ++t)
@@ -240,6 +271,11 @@ int main(void) {
   for (long long t = 0; t <= 40; ++t)
     for (long long c = 1; c <= t + 3; ++c)
       checkFlatInterface(t, c);
+  for (long long t = 0; t <= 20; ++t)
+    for (long long c = 1; c <= t + 2; c += 3)
+      checkStateless(t, c);
+  check(stencil_ckpt_start(10, 0, 0) == NULL,
+        "zero snapshots accepted for a stateless loop", 10, 0);
   stencil_ckpt_bytes ws;
   stencil_ckpt_release_workspace();
   _mlir_ciface_stencil_ckpt_workspace(&ws, NULL);
