@@ -63,12 +63,10 @@ void mlir::stencil::ad::pruneUnreadStores(func::FuncOp func,
   }
 }
 
-bool mlir::stencil::ad::readsStateContents(ArrayRef<BlockArgument> state) {
+bool mlir::stencil::ad::readsStateContents(BlockArgument arg) {
   // Extents are not contents: the arrays the state is read from have the
   // state's extents.
-  return llvm::any_of(state, [](BlockArgument arg) {
-    return llvm::any_of(arg.getUsers(), [](Operation *user) {
-      return !isa<memref::DimOp>(user);
-    });
+  return llvm::any_of(arg.getUsers(), [](Operation *user) {
+    return !isa<memref::DimOp>(user);
   });
 }

@@ -11,6 +11,7 @@
 
 #include "Differentiate.h"
 #include "TimeLoopPlan.h"
+#include "TimeLoopSnapshots.h"
 
 #include "Stencil/Runtime/Checkpoint.h"
 #include "Stencil/Transforms/AdjointOpInterface.h"
@@ -53,10 +54,7 @@ private:
   void emitDispatch(Value kind, ValueRange carried);
   Value emitTripCount();
   SmallVector<Value> initialBinding();
-  bool adjointReadsState();
-  Value emitSlotBytes();
-  Value slotView(Value slot, unsigned array);
-  void emitCopies(Value slot, ValueRange binding, bool restore);
+  void findStateReads();
   SmallVector<Value> emitAdvance(ValueRange binding);
   SmallVector<Value> emitReversedState(Value slot, ValueRange binding);
   void emitReverse(ValueRange binding, ValueRange shadows);
@@ -86,12 +84,12 @@ private:
   llvm::DenseMap<Value, Value> argShadows;
   /// The adjoint of each accumulator's result, seeding every step's term.
   SmallVector<Value> termSeeds;
-  /// The schedule and the snapshots' workspace: slot k of state array j
-  /// starts at byte k * slotStride + slotOffsets[j].
-  Value schedule, workspace, slotStride;
-  SmallVector<Value> slotOffsets;
-  /// The step's adjoint reads nothing of the state: no snapshots, no
+  /// The schedule and the snapshots in its workspace.
+  Value schedule;
+  std::optional<SnapshotLayout> snapshots;
+  /// Which state arrays the step's adjoint reads; none: no snapshots, no
   /// forward steps.
+  SmallVector<bool> stateRead;
   bool stateless = false;
   /// The dynamic extents of each state array (rotated arrays have the
   /// extents of the argument they start from), taken before the schedule.
@@ -351,29 +349,7 @@ static SmallVector<Value> stateArrays(ValueRange binding,
   return arrays;
 }
 
-/// The bytes one slot of the snapshot of an array of type `type` with the
-/// dynamic extents `sizes` takes.
-static Value slotBytes(OpBuilder &builder, Location loc, MemRefType type,
-                       ValueRange sizes) {
-  int64_t known = type.getElementTypeBitWidth() / 8;
-  for (int64_t k = 0; k < type.getRank(); ++k)
-    if (!type.isDynamicDim(k))
-      known *= type.getDimSize(k);
-  Value bytes = arith::ConstantIndexOp::create(builder, loc, known);
-  for (Value size : sizes)
-    bytes = arith::MulIOp::create(builder, loc, bytes, size);
-  return bytes;
-}
-
-/// Rounds `bytes` up to a multiple of 64 (every snapshot array starts on a
-/// cache line).
-static Value roundUp64(OpBuilder &builder, Location loc, Value bytes) {
-  Value line = arith::ConstantIndexOp::create(builder, loc, 64);
-  Value up = arith::CeilDivUIOp::create(builder, loc, bytes, line);
-  return arith::MulIOp::create(builder, loc, up, line);
-}
-
-bool TimeLoopDifferentiator::adjointReadsState() {
+void TimeLoopDifferentiator::findStateReads() {
   // The step's arguments are its captures, the rotated arrays, the step
   // index; its adjoint's start the same way.
   Block &entry = stepAdjoint.getBody().front();
@@ -384,23 +360,9 @@ bool TimeLoopDifferentiator::adjointReadsState() {
   for (unsigned k = 0; k < plan.arrays.size(); ++k)
     state.push_back(entry.getArgument(stepCaptures.size() + k));
   pruneUnreadStores(stepAdjoint, state);
-  return readsStateContents(state);
-}
-
-Value TimeLoopDifferentiator::emitSlotBytes() {
-  Location loc = loop.getLoc();
-  // A slot holds every state array, each starting on a cache line.
-  Value total = arith::ConstantIndexOp::create(builder, loc, 0);
-  for (auto [array, sizes] : llvm::zip_equal(
-           stateArrays(initialBinding(), plan.writtenCaptures, top.primal),
-           stateSizes)) {
-    auto type = cast<MemRefType>(array.getType());
-    slotOffsets.push_back(total);
-    Value bytes = roundUp64(builder, loc, slotBytes(builder, loc, type, sizes));
-    total = arith::AddIOp::create(builder, loc, total, bytes);
-  }
-  slotStride = total;
-  return total;
+  for (BlockArgument arg : state)
+    stateRead.push_back(readsStateContents(arg));
+  stateless = !llvm::is_contained(stateRead, true);
 }
 
 SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
@@ -408,50 +370,6 @@ SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
   for (unsigned position : plan.arrays)
     initial.push_back(top.primal.lookupOrDefault(loop.getInitArgs()[position]));
   return initial;
-}
-
-/// Returns `type` with the identity layout (the type of its snapshots).
-static MemRefType snapshotType(MemRefType type) {
-  return MemRefType::get(type.getShape(), type.getElementType());
-}
-
-/// Whether a snapshot can stand for the array itself in a call: the state
-/// arrays have the identity layout, as the snapshots do.
-static bool snapshotsAreArrays(ValueRange arrays) {
-  return llvm::all_of(arrays.getTypes(), [](Type type) {
-    return cast<MemRefType>(type).getLayout().isIdentity();
-  });
-}
-
-Value TimeLoopDifferentiator::slotView(Value slot, unsigned array) {
-  Location loc = loop.getLoc();
-  Value start = arith::AddIOp::create(
-      builder, loc, arith::MulIOp::create(builder, loc, slot, slotStride),
-      slotOffsets[array]);
-  auto type = cast<MemRefType>(
-      stateArrays(initialBinding(), plan.writtenCaptures, top.primal)[array]
-          .getType());
-  return memref::ViewOp::create(builder, loc, snapshotType(type), workspace,
-                                start, stateSizes[array]);
-}
-
-void TimeLoopDifferentiator::emitCopies(Value slot, ValueRange binding,
-                                        bool restore) {
-  Location loc = loop.getLoc();
-  for (auto [index, array, sizes] : llvm::enumerate(
-           stateArrays(binding, plan.writtenCaptures, top.primal),
-           stateSizes)) {
-    auto type = cast<MemRefType>(array.getType());
-    Value view = slotView(slot, index);
-    Value from = restore ? view : array, to = restore ? array : view;
-    DomainOp copy = createFullDomain(builder, loc, type, sizes);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(copy.getYield());
-    SmallVector<int64_t> zero(type.getRank(), 0);
-    Value value = GatherOp::create(builder, loc, type.getElementType(), from,
-                                   zero, nullptr);
-    StoreOp::create(builder, loc, value, to, nullptr);
-  }
 }
 
 /// Returns `binding` rotated by `rotation` (entry k of the result is entry
@@ -512,14 +430,12 @@ TimeLoopDifferentiator::emitReversedState(Value slot, ValueRange binding) {
                         /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(choice.thenBlock());
-  if (snapshotsAreArrays(working)) {
+  if (snapshots->snapshotsCanStandIn()) {
     // The slot's last use: the step's adjoint reads it in place.
-    SmallVector<Value> views;
-    for (unsigned k = 0; k < working.size(); ++k)
-      views.push_back(slotView(slot, k));
-    scf::YieldOp::create(builder, loc, views);
+    scf::YieldOp::create(builder, loc,
+                         snapshots->reversedFrom(builder, loc, slot, working));
   } else {
-    emitCopies(slot, binding, /*restore=*/true);
+    snapshots->emitCopies(builder, loc, slot, working, /*restore=*/true);
     scf::YieldOp::create(builder, loc, working);
   }
   builder.setInsertionPointToStart(choice.elseBlock());
@@ -574,9 +490,18 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
     stateSizes.push_back(getDynamicSizes(builder, loc, array));
   // A state the step's adjoint does not read has no bytes to keep: the
   // library then schedules the reversed steps alone.
-  stateless = !adjointReadsState();
-  Value bytes = stateless ? arith::ConstantIndexOp::create(builder, loc, 0)
-                          : emitSlotBytes();
+  findStateReads();
+  Value bytes = arith::ConstantIndexOp::create(builder, loc, 0);
+  if (!stateless) {
+    SmallVector<MemRefType> types;
+    for (Value array : stateArrays(initial, plan.writtenCaptures, top.primal))
+      types.push_back(cast<MemRefType>(array.getType()));
+    // The library stores every state when the count allows it.
+    Value storeAll = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sge, snapshotCount, steps);
+    snapshots.emplace(builder, loc, types, stateSizes, stateRead, storeAll);
+    bytes = snapshots->slotBytes();
+  }
   schedule = func::CallOp::create(
                  builder, loc, runtime.start,
                  ValueRange{toI64(steps), toI64(snapshotCount), toI64(bytes)})
@@ -592,8 +517,9 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   for (unsigned position : plan.arrays)
     shadows.push_back(top.shadows.lookup(loop.getInitArgs()[position]));
   if (!stateless)
-    workspace = func::CallOp::create(builder, loc, runtime.workspace, schedule)
-                    .getResult(0);
+    snapshots->setWorkspace(
+        func::CallOp::create(builder, loc, runtime.workspace, schedule)
+            .getResult(0));
   // The shadows as bound during the last step: rotated T - 1 times.
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -671,7 +597,10 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
   for (bool restore : {false, true}) {
     builder.setInsertionPointToStart(cases[restore ? 1 : 0]);
     Value slot = callIndex(builder, loc, runtime.actionSlot, schedule);
-    emitCopies(slot, binding, restore);
+    snapshots->emitCopies(builder, loc, slot,
+                          stateArrays(binding, plan.writtenCaptures,
+                                      top.primal),
+                          restore);
     yieldState(binding, shadowBinding);
   }
   builder.setInsertionPointToStart(cases[2]);

@@ -53,9 +53,9 @@ planTimeLoop(func::FuncOp func, scf::ForOp loop,
 /// recomputes but does not read.
 void pruneUnreadStores(func::FuncOp func, ArrayRef<BlockArgument> state);
 
-/// Whether any op reads the contents of an argument of `state` (taking its
-/// extents does not count).
-bool readsStateContents(ArrayRef<BlockArgument> state);
+/// Whether any op reads the contents of `arg` (taking its extents does not
+/// count).
+bool readsStateContents(BlockArgument arg);
 
 } // namespace mlir::stencil::ad
 

@@ -35,7 +35,14 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK:       %[[JB:.*]] = arith.mulf %[[SEED]], %{{.*}} : f64
 // The bytes of one slot of the state (three arrays, each rounded up to a
 // cache line) go to the library, which keeps the workspace.
-// CHECK:       %[[SCHED:.*]] = call @stencil_ckpt_start(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64) -> !llvm.ptr
+// The step's adjoint reads x and y but not z (which the step overwrites):
+// store-all (snapshots >= T) keeps x and y only, other schedules the whole
+// state, so the offsets and the slot's bytes are selected at run time.
+// CHECK:       %[[SA:.*]] = arith.cmpi sge, %[[SNAP]], %{{.*}} : index
+// CHECK-COUNT-3: arith.select %[[SA]], %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:  %[[STRIDE:.*]] = arith.select %[[SA]], %{{.*}}, %{{.*}} : index
+// CHECK:       %[[BYTES:.*]] = arith.index_cast %[[STRIDE]] : index to i64
+// CHECK:       %[[SCHED:.*]] = call @stencil_ckpt_start(%{{.*}}, %{{.*}}, %[[BYTES]]) : (i64, i64, i64) -> !llvm.ptr
 // CHECK:       scf.if
 // Snapshots live in the library's workspace: slot k of state array j is a
 // view at byte k * (bytes of one slot) + (offset of array j in a slot).
@@ -46,14 +53,18 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK:         scf.while
 // CHECK:           func.call @stencil_ckpt_step_action(%[[SCHED]])
 // CHECK:           scf.index_switch
-// STORE: copy each state array into its slot.
+// STORE: copy each state array into its slot; z only if not store-all.
 // CHECK:           case 0 {
 // CHECK:             func.call @stencil_ckpt_action_slot
 // CHECK:             %[[SV:view[_0-9]*]] = memref.view %[[WS]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xf64>
 // CHECK-NEXT:        stencil.domain
 // CHECK-NEXT:          %[[V:.*]] = stencil.gather %[[W:arg[0-9]+]][0] : memref<?xf64>
 // CHECK-NEXT:          stencil.store %[[V]] to %[[SV]] : memref<?xf64>
-// CHECK-COUNT-2:     memref.view %[[WS]]
+// CHECK:             memref.view %[[WS]]
+// CHECK:             %[[NSA:.*]] = arith.xori %[[SA]], %true
+// CHECK-NEXT:        scf.if %[[NSA]] {
+// CHECK:               memref.view %[[WS]]
+// CHECK:               stencil.gather %[[Z:arg[0-9]+]][0]
 // RESTORE: the other way.
 // CHECK:           case 1 {
 // CHECK:             %[[RV:view[_0-9]*]] = memref.view %[[WS]]
@@ -66,19 +77,20 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK:               func.call @rot_step(%[[N]], %[[W0]], %[[W1]], %[[W2]], %{{.*}})
 // CHECK-NEXT:          scf.yield %[[W1]], %[[W2]], %[[W0]]
 // REVERSE: the step's adjoint on the state in the slot the action names (its
-// last use, read in place: no restore) or, for slot -1, on the working
-// state; then the term's seed, and the shadows rotated back.
+// last use, read in place: no restore; z, which it does not read, from the
+// working arrays) or, for slot -1, on the working state; then the term's
+// seed, and the shadows rotated back.
 // CHECK:           case 3 {
 // CHECK:             %[[SL:.*]] = func.call @stencil_ckpt_action_slot
 // CHECK-NEXT:        %[[SLI:.*]] = arith.index_cast %[[SL]]
 // CHECK:             %[[FROM:.*]] = arith.cmpi sge, %[[SLI]], %{{.*}} : index
 // CHECK-NEXT:        %[[ST:.*]]:3 = scf.if %[[FROM]]
-// CHECK-COUNT-3:       memref.view %[[WS]]
-// CHECK-NEXT:          scf.yield %view{{.*}}, %view{{.*}}, %view{{.*}} : memref<?xf64>, memref<?xf64>, memref<?xf64>
+// CHECK-COUNT-2:       memref.view %[[WS]]
+// CHECK-NEXT:          scf.yield %view{{.*}}, %view{{.*}}, %[[Z]] : memref<?xf64>, memref<?xf64>, memref<?xf64>
 // CHECK-NEXT:        } else {
-// CHECK-NEXT:          scf.yield %[[P0:[a-z0-9]+]], %[[P1:[a-z0-9]+]], %[[P2:[a-z0-9]+]] :
+// CHECK-NEXT:          scf.yield %[[P0:[a-z0-9]+]], %[[P1:[a-z0-9]+]], %[[Z]] :
 // CHECK:             func.call @rot_step_adjoint(%[[N]], %[[ST]]#0, %[[ST]]#1, %[[ST]]#2, %{{.*}}, %[[Q0:[a-z0-9]+]], %[[Q1:[a-z0-9]+]], %[[Q2:[a-z0-9]+]], %[[JB]])
-// CHECK-NEXT:        scf.yield %[[P0]], %[[P1]], %[[P2]], %[[Q2]], %[[Q0]], %[[Q1]]
+// CHECK-NEXT:        scf.yield %[[P0]], %[[P1]], %[[Z]], %[[Q2]], %[[Q0]], %[[Q1]]
 // CHECK:         func.call @stencil_ckpt_finish(%[[SCHED]])
 // CHECK-NOT:     memref.dealloc
 // CHECK:       return

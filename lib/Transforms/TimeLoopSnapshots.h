@@ -1,0 +1,67 @@
+//===- TimeLoopSnapshots.h - Snapshots of a reversed time loop --*- C++ -*-===//
+//
+// Where the states that the reversal of a time loop keeps live in the
+// run-time library's workspace, and the copies into and out of them
+// (docs/TimeLoops.md, section 3).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_TRANSFORMS_TIMELOOPSNAPSHOTS_H
+#define STENCIL_LIB_TRANSFORMS_TIMELOOPSNAPSHOTS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::stencil::ad {
+
+/// The snapshot slots of a state of several arrays: slot k of state array j
+/// starts at byte k * slotBytes() + offset j, each array on a cache line.
+///
+/// A schedule that stores every state (store-all) never restores a slot:
+/// it only reverses steps from them, so its slots keep only the arrays the
+/// step's adjoint reads (`read`); other schedules restore slots to advance
+/// from them and keep the whole state. Whether the schedule is store-all is
+/// known at run time only (`storeAll`, an i1), so the offsets and the slot
+/// size are selected then.
+class SnapshotLayout {
+public:
+  /// Emits the layout of state arrays of types `types` with the dynamic
+  /// extents `sizes`.
+  SnapshotLayout(OpBuilder &builder, Location loc, ArrayRef<MemRefType> types,
+                 ArrayRef<SmallVector<Value>> sizes, ArrayRef<bool> read,
+                 Value storeAll);
+
+  /// The bytes of one slot, for the library to size the workspace.
+  Value slotBytes() const { return stride; }
+  /// The workspace (a memref<?xi8>), once the library has sized it.
+  void setWorkspace(Value bytes) { workspace = bytes; }
+
+  /// Copies the working `arrays` into slot `slot` (`restore`: the other
+  /// way), the arrays it keeps.
+  void emitCopies(OpBuilder &builder, Location loc, Value slot,
+                  ValueRange arrays, bool restore) const;
+  /// The arrays to reverse a step from when its state is in `slot`: views
+  /// of the slot for what the step's adjoint reads, `working` for the
+  /// rest. Requires identity layouts (snapshotsCanStandIn).
+  SmallVector<Value> reversedFrom(OpBuilder &builder, Location loc, Value slot,
+                                  ValueRange working) const;
+  /// Whether views of the slots can be passed where the arrays are: the
+  /// arrays have the identity layout, as the views do.
+  bool snapshotsCanStandIn() const;
+
+private:
+  Value view(OpBuilder &builder, Location loc, Value slot,
+             unsigned array) const;
+  /// Whether array `array` is left out of the slots under store-all.
+  bool leftOutOfStoreAll(unsigned array) const;
+
+  SmallVector<MemRefType> types;
+  SmallVector<SmallVector<Value>> sizes;
+  SmallVector<bool> read;
+  Value storeAll, stride, workspace;
+  SmallVector<Value> offsets;
+};
+
+} // namespace mlir::stencil::ad
+
+#endif // STENCIL_LIB_TRANSFORMS_TIMELOOPSNAPSHOTS_H
