@@ -55,6 +55,8 @@ private:
   Value emitTripCount();
   SmallVector<Value> initialBinding();
   void findStateReads();
+  void planHandOvers();
+  void emitStepAdjointCall(Value index, ValueRange operands);
   SmallVector<Value> emitAdvance(ValueRange binding);
   SmallVector<Value> emitReversedState(Value slot, ValueRange binding);
   void emitReverse(ValueRange binding, ValueRange shadows);
@@ -75,6 +77,12 @@ private:
   /// The step function, its adjoint, and which captures it receives as
   /// arguments (constants are cloned into it instead).
   func::FuncOp step, stepAdjoint;
+  /// Where the rotation makes resets unnecessary: the step's adjoint for
+  /// the steps between the last and the first (whose handed-over shadows
+  /// hold nothing to keep), and the resets alone, for after step 0.
+  SmallVector<ShadowHandOver> handOvers;
+  func::FuncOp steadyAdjoint, handOverReset;
+  Value tripCount;
   SmallVector<Value> stepCaptures;
   func::FuncOp adjoint;
   RuntimeCalls runtime;
@@ -464,7 +472,63 @@ void TimeLoopDifferentiator::emitReverse(ValueRange binding,
         operands.push_back(argShadows.lookup(capture));
   llvm::append_range(operands, shadows);
   llvm::append_range(operands, termSeeds);
+  emitStepAdjointCall(index, operands);
+}
+
+void TimeLoopDifferentiator::planHandOvers() {
+  // The step's adjoint takes the primal's arguments (captures, rotated
+  // arrays, step index), the shadows of the active captures, then those of
+  // the rotated arrays.
+  unsigned first = stepCaptures.size() + plan.arrays.size() + 1;
+  for (Value capture : stepCaptures)
+    if (auto arg = dyn_cast<BlockArgument>(capture))
+      first += isActiveArg(primal, arg);
+  Block &entry = stepAdjoint.getBody().front();
+  SmallVector<BlockArgument> shadows;
+  for (unsigned k = 0; k < plan.arrays.size(); ++k)
+    shadows.push_back(entry.getArgument(first + k));
+  // Reversing a step hands the shadow of rotated array a to array k with
+  // inverse[k] == a.
+  SmallVector<unsigned> inverse = plan.inverse(), handedTo(inverse.size());
+  for (auto [k, a] : llvm::enumerate(inverse))
+    handedTo[a] = k;
+  handOvers = planShadowHandOvers(stepAdjoint, shadows, handedTo);
+  if (handOvers.empty())
+    return;
+  std::string name = stepAdjoint.getName().str();
+  steadyAdjoint =
+      createSteadyStepAdjoint(stepAdjoint, handOvers, name + "_steady");
+  handOverReset = createHandOverReset(stepAdjoint, handOvers, name + "_reset");
+}
+
+void TimeLoopDifferentiator::emitStepAdjointCall(Value index,
+                                                 ValueRange operands) {
+  Location loc = loop.getLoc();
+  if (handOvers.empty()) {
+    func::CallOp::create(builder, loc, stepAdjoint, operands);
+    return;
+  }
+  // The first step reversed (T - 1) adds to the seeds the caller passed;
+  // the others overwrite what the step after handed over, and do not reset
+  // what they hand over, but after step 0 the shadows go back to the
+  // caller, reset.
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value last = arith::SubIOp::create(builder, loc, tripCount, one);
+  Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        index, last);
+  auto ifFirst = scf::IfOp::create(builder, loc, isFirst,
+                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
   func::CallOp::create(builder, loc, stepAdjoint, operands);
+  builder.setInsertionPoint(ifFirst.elseBlock()->getTerminator());
+  func::CallOp::create(builder, loc, steadyAdjoint, operands);
+  Value isZero = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       index, zero);
+  auto ifZero = scf::IfOp::create(builder, loc, isZero);
+  builder.setInsertionPoint(ifZero.thenBlock()->getTerminator());
+  func::CallOp::create(builder, loc, handOverReset, operands);
 }
 
 /// Creates the case regions of `op`, each with an empty block.
@@ -481,6 +545,7 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   Block &entry = adjoint.getBody().front();
   Value snapshotCount = entry.getArguments().back();
   Value steps = emitTripCount();
+  tripCount = steps;
   Type i64 = builder.getI64Type();
   auto toI64 = [&](Value v) {
     return arith::IndexCastOp::create(builder, loc, i64, v).getResult();
@@ -491,6 +556,7 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   // A state the step's adjoint does not read has no bytes to keep: the
   // library then schedules the reversed steps alone.
   findStateReads();
+  planHandOvers();
   Value bytes = arith::ConstantIndexOp::create(builder, loc, 0);
   if (!stateless) {
     SmallVector<MemRefType> types;

@@ -10,6 +10,8 @@
 #ifndef STENCIL_LIB_TRANSFORMS_TIMELOOPPLAN_H
 #define STENCIL_LIB_TRANSFORMS_TIMELOOPPLAN_H
 
+#include "Stencil/Dialect/StencilOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/SetVector.h"
@@ -56,6 +58,36 @@ void pruneUnreadStores(func::FuncOp func, ArrayRef<BlockArgument> state);
 /// Whether any op reads the contents of `arg` (taking its extents does not
 /// count).
 bool readsStateContents(BlockArgument arg);
+
+/// A reset the rotation makes unnecessary (ShadowHandOver.cpp): the step's
+/// adjoint zeroes the shadow of rotated array `from` (`reset`, nothing
+/// after it uses that shadow), and the reversal hands that shadow to array
+/// `to`, whose shadow the step's adjoint only adds to once, at the centre
+/// of a domain over the same points (`accumulate`).
+struct ShadowHandOver {
+  unsigned from, to;
+  StoreOp reset;
+  AccumulateOp accumulate;
+};
+
+/// The hand-overs of `stepAdjoint`, whose rotated arrays have the shadow
+/// arguments `shadows`, when the reversal hands the shadow of rotated array
+/// k to array handedTo[k].
+SmallVector<ShadowHandOver>
+planShadowHandOvers(func::FuncOp stepAdjoint, ArrayRef<BlockArgument> shadows,
+                    ArrayRef<unsigned> handedTo);
+
+/// The adjoint of a step whose hand-overs' shadows hold nothing to keep:
+/// each accumulate of `plan` stores, and its reset is gone.
+func::FuncOp createSteadyStepAdjoint(func::FuncOp stepAdjoint,
+                                     ArrayRef<ShadowHandOver> plan,
+                                     StringRef name);
+
+/// A function with the arguments of `stepAdjoint` that does the resets of
+/// `plan` alone.
+func::FuncOp createHandOverReset(func::FuncOp stepAdjoint,
+                                 ArrayRef<ShadowHandOver> plan,
+                                 StringRef name);
 
 } // namespace mlir::stencil::ad
 
