@@ -13,10 +13,13 @@
 //   <k>/primal            the primal loop, T steps
 //   <k>/storeall          the adjoint with T snapshots (no recomputation)
 //   <k>/revolve_s<S>      the adjoint with S snapshots
-//   <k>/copies            what store-all's snapshots cost alone: T copies of
-//                         the 3 state arrays into a T-slot buffer kept
-//                         between calls (as the runtime keeps the
-//                         adjoint's workspace)
+//   <k>/copies            what store-all's snapshots cost alone: as many
+//                         copies of as many state arrays as its STOREs
+//                         copy (stencil_ckpt_last_stats of an untimed
+//                         store-all adjoint: the adjoint keeps only what
+//                         its steps' adjoints read, and none of wave3d's)
+//                         into a buffer kept between calls (as the runtime
+//                         keeps the adjoint's workspace)
 //   <k>/step_primal       one step (T = 1) and one step's adjoint (T = 1: no
 //   <k>/step_adjoint      snapshot, no copy), the ratio of a step
 //
@@ -40,6 +43,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -116,6 +120,7 @@ struct Problem {
                              snapshots);
   }
   int64_t n, steps;
+  int64_t copies = 0, arraysPerSlot = 0;
   bool wave3d = false;
   double *u[3], *ub[3], *m, *mb, *w, *d;
   double *slots = nullptr;
@@ -151,7 +156,14 @@ void add(const std::string &kernel, const std::string &name, Case c,
         Problem p(c.n, steps);
         p.wave3d = kernel == "wave3d";
         if (name == "copies") {
-          int64_t slabs = 3 * c.steps * c.n;
+          // What store-all copies: its STOREs times the arrays per slot.
+          p.adjoint(c.steps);
+          stencil_ckpt_stats s = stencil_ckpt_last_stats();
+          int64_t grid = c.n * c.n * c.n * int64_t(sizeof(double));
+          p.copies = s.stores;
+          p.arraysPerSlot = s.slot_bytes / grid;
+          int64_t slabs = std::max<int64_t>(
+              p.copies * p.arraysPerSlot * c.n, 1);
           p.slots = bench_alloc(size_t(slabs) * c.n * c.n);
           bench_fill(p.slots, slabs, c.n * c.n, 40, 0.0, 0.0);
         }
@@ -170,15 +182,14 @@ void add(const std::string &kernel, const std::string &name, Case c,
       ->Unit(benchmark::kMillisecond);
 }
 
-/// T copies of the state into a T-slot buffer, as store-all does; the
-/// buffer is touched before timing, as the runtime keeps the adjoint's
-/// workspace between calls.
+/// The copies of the state store-all makes, into a buffer touched before
+/// timing, as the runtime keeps the adjoint's workspace between calls.
 void copies(benchmark::State &, Problem &p, Case) {
   size_t cells = size_t(p.n) * p.n * p.n;
-  for (int64_t t = 0; t < p.steps; ++t)
-    for (int k = 0; k < 3; ++k)
-      bench_copy(p.slots + (size_t(t) * 3 + k) * cells, p.u[k], p.n,
-                 p.n * p.n);
+  for (int64_t t = 0; t < p.copies; ++t)
+    for (int64_t k = 0; k < p.arraysPerSlot; ++k)
+      bench_copy(p.slots + size_t(t * p.arraysPerSlot + k) * cells,
+                 p.u[k % 3], p.n, p.n * p.n);
   benchmark::DoNotOptimize(p.slots);
 }
 

@@ -43,7 +43,7 @@ struct stencil_ckpt_schedule {
   int64_t steps;
   stencil_ckpt_action current; /* The last action stencil_ckpt_step_action
                                   returned. */
-  int64_t forwardSteps, stores;
+  int64_t forwardSteps, stores, slotBytes;
   int stateless; /* Nothing to keep: reverse T - 1 .. 0 on the spot. */
 };
 
@@ -101,6 +101,7 @@ stencil_ckpt_schedule *stencil_ckpt_init(int64_t steps, int64_t slots) {
   s->current = (stencil_ckpt_action){STENCIL_CKPT_DONE, 0, 0, 0};
   s->forwardSteps = 0;
   s->stores = 0;
+  s->slotBytes = 0;
   s->stateless = 0;
   s->position = 0;
   s->depth = steps > 0 ? 0 : -1;
@@ -277,6 +278,7 @@ stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
     s->stateless = 1;
     s->slots = 0;
   }
+  s->slotBytes = bytesPerSlot;
   return s;
 }
 
@@ -309,8 +311,9 @@ int64_t stencil_ckpt_action_slot(const stencil_ckpt_schedule *s) {
 void stencil_ckpt_finish(stencil_ckpt_schedule *s) {
   if (!s)
     return;
-  lastStats = (stencil_ckpt_stats){s->steps, s->slots, s->forwardSteps,
-                                   s->stores, workspaceBytes};
+  lastStats = (stencil_ckpt_stats){s->steps,      s->slots,
+                                   s->forwardSteps, s->stores,
+                                   workspaceBytes, s->slotBytes};
   stencil_ckpt_free(s);
 }
 

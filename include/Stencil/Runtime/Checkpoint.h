@@ -121,11 +121,13 @@ void stencil_ckpt_release_workspace(void);
 
 /* What the last schedule finished by stencil_ckpt_finish in this process
  * did: its steps, its slots (snapshots the adjoint allocated), the primal
- * steps its ADVANCE actions ran, and its STORE actions. For tests and
- * benchmarks; not synchronised between threads. */
+ * steps its ADVANCE actions ran, its STORE actions, and the bytes of one
+ * slot (what a STORE copies). For tests and benchmarks; not synchronised
+ * between threads. */
 typedef struct stencil_ckpt_stats {
   int64_t steps, slots, forward_steps, stores;
   int64_t workspace_bytes; /* the calling thread's workspace after it */
+  int64_t slot_bytes;
 } stencil_ckpt_stats;
 stencil_ckpt_stats stencil_ckpt_last_stats(void);
 

@@ -207,7 +207,9 @@ class CaseError(Exception):
 class CkptStats(ctypes.Structure):
     """stencil_ckpt_stats (include/Stencil/Runtime/Checkpoint.h)."""
     _fields_ = [("steps", ctypes.c_int64), ("slots", ctypes.c_int64),
-                ("forward_steps", ctypes.c_int64), ("stores", ctypes.c_int64)]
+                ("forward_steps", ctypes.c_int64), ("stores", ctypes.c_int64),
+                ("workspace_bytes", ctypes.c_int64),
+                ("slot_bytes", ctypes.c_int64)]
 
 
 def revolve_forward_steps(steps, slots):

@@ -202,8 +202,9 @@ static void checkFlatInterface(long long steps, long long snapshots) {
   check(stats.steps == steps && stats.slots == slots &&
             stats.forward_steps == forward && stats.stores == stores,
         "statistics differ from the actions", steps, snapshots);
-  check(stats.workspace_bytes >= 8 * slots,
-        "workspace smaller than the slots", steps, snapshots);
+  check(stats.workspace_bytes >= 8 * slots && stats.slot_bytes == 8,
+        "workspace smaller than the slots, or slot bytes not as asked", steps,
+        snapshots);
   check(forward == stencil_ckpt_forward_steps(steps, slots),
         "flat interface not optimal", steps, snapshots);
 }
