@@ -23,9 +23,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 typedef __int128 wide;
 
@@ -198,29 +195,20 @@ static stencil_ckpt_stats lastStats;
 static _Thread_local char *workspace;
 static _Thread_local int64_t workspaceBytes;
 
-enum { kHugePage = 2 << 20 };
-
 /* Makes the workspace hold `bytes`; 0 on success. */
 static int reserveWorkspace(int64_t bytes) {
   if (bytes <= workspaceBytes)
     return 0;
+  if (bytes > INT64_MAX - 63)
+    return 1;
   free(workspace);
   workspace = NULL;
   workspaceBytes = 0;
-  /* Large workspaces on 2 MiB boundaries, so that the kernel can back
-   * them with huge pages (fewer faults on first touch, fewer TLB misses);
-   * aligned_alloc wants a multiple of the alignment. */
-  int64_t align = bytes >= kHugePage ? kHugePage : 64;
-  if (bytes > INT64_MAX - (align - 1))
-    return 1;
-  int64_t rounded = (bytes + align - 1) / align * align;
-  workspace = aligned_alloc((size_t)align, (size_t)rounded);
+  /* aligned_alloc wants a multiple of the alignment. */
+  int64_t rounded = (bytes + 63) / 64 * 64;
+  workspace = aligned_alloc(64, (size_t)rounded);
   if (!workspace)
     return 1;
-#ifdef MADV_HUGEPAGE
-  if (align == kHugePage)
-    (void)madvise(workspace, (size_t)rounded, MADV_HUGEPAGE);
-#endif
   workspaceBytes = rounded;
   return 0;
 }
