@@ -62,6 +62,27 @@ static LogicalResult verifyFunctionAttr(Operation *op, NamedAttribute attr,
   return success();
 }
 
+/// `stencil.shadows_of` (non-negative indices) and `stencil.extra_args`
+/// (strings) on a function.
+static LogicalResult verifyAdjointRoles(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitOpError() << "'" << name << "' is only valid on a function";
+  if (auto indices = dyn_cast<DenseI64ArrayAttr>(attr.getValue()))
+    if (name == StencilDialect::ShadowsOfAttrHelper::getNameStr() &&
+        llvm::all_of(indices.asArrayRef(), [](int64_t i) { return i >= 0; }))
+      return success();
+  if (auto names = dyn_cast<ArrayAttr>(attr.getValue()))
+    if (name == StencilDialect::ExtraArgsAttrHelper::getNameStr() &&
+        llvm::all_of(names, llvm::IsaPred<StringAttr>))
+      return success();
+  return op->emitOpError() << "'" << name << "' must be "
+                           << (name == StencilDialect::ShadowsOfAttrHelper::
+                                           getNameStr()
+                                   ? "an array of non-negative indices"
+                                   : "an array of strings");
+}
+
 LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -71,6 +92,9 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
     return verifyFunctionAttr(op, attr, /*isSymbol=*/true);
   if (name == NoaliasAttrHelper::getNameStr())
     return verifyFunctionAttr(op, attr, /*isSymbol=*/false);
+  if (name == ShadowsOfAttrHelper::getNameStr() ||
+      name == ExtraArgsAttrHelper::getNameStr())
+    return verifyAdjointRoles(op, attr);
   if (name == ActiveAttrHelper::getNameStr())
     return op->emitOpError() << "'" << name
                            << "' is only valid on a function argument";

@@ -9,6 +9,8 @@
 
 #include "Stencil/Target/CInterface.h"
 
+#include "Stencil/Dialect/StencilDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -110,9 +112,48 @@ static StringRef argumentName(BlockArgument arg) {
   return "";
 }
 
+/// Sets the roles of an adjoint's arguments from the attributes
+/// --stencil-adjoint sets (StencilDialect.td): the primal's arguments, a
+/// shadow per `stencil.shadows_of` entry, the seeds, `stencil.extra_args`.
+static LogicalResult setRoles(func::FuncOp func, CEntryPoint &entry) {
+  using D = StencilDialect;
+  auto shadows =
+      func->getAttrOfType<DenseI64ArrayAttr>(D::ShadowsOfAttrHelper::getNameStr());
+  auto extras = func->getAttrOfType<ArrayAttr>(D::ExtraArgsAttrHelper::getNameStr());
+  auto primal = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      func, StringAttr::get(func.getContext(), entry.adjointOf));
+  if (!shadows || !extras || !primal)
+    return success();
+  int64_t numArgs = entry.arguments.size();
+  int64_t first = primal.getNumArguments();
+  int64_t seeds = numArgs - first - int64_t(shadows.size()) -
+                  int64_t(extras.size());
+  if (seeds != int64_t(primal.getNumResults()))
+    return func.emitOpError()
+           << "has arguments that do not match its primal's, its shadows "
+              "and its extra arguments";
+  int64_t next = first;
+  for (int64_t of : shadows.asArrayRef()) {
+    entry.arguments[next].role = CValue::Role::Shadow;
+    entry.arguments[next++].of = of;
+  }
+  for (int64_t k = 0; k < seeds; ++k) {
+    entry.arguments[next].role = CValue::Role::Seed;
+    entry.arguments[next++].of = k;
+  }
+  for (Attribute name : extras) {
+    entry.arguments[next].role = CValue::Role::Extra;
+    entry.arguments[next++].extra = cast<StringAttr>(name).getValue().str();
+  }
+  return success();
+}
+
 static FailureOr<CEntryPoint> planEntryPoint(func::FuncOp func) {
   CEntryPoint entry;
   entry.symbol = func.getSymName().str();
+  if (auto primal = func->getAttrOfType<FlatSymbolRefAttr>(
+          StencilDialect::AdjointOfAttrHelper::getNameStr()))
+    entry.adjointOf = primal.getValue().str();
   if (entry.symbol.empty() || llvm::isDigit(entry.symbol.front()) ||
       !llvm::all_of(entry.symbol,
                     [](char c) { return llvm::isAlnum(c) || c == '_'; }))
@@ -143,6 +184,8 @@ static FailureOr<CEntryPoint> planEntryPoint(func::FuncOp func) {
     entry.resultKind = CEntryPoint::ResultKind::Return;
   else if (!entry.results.empty())
     entry.resultKind = CEntryPoint::ResultKind::Pointer;
+  if (failed(setRoles(func, entry)))
+    return failure();
   return entry;
 }
 
@@ -244,21 +287,43 @@ LogicalResult mlir::stencil::emitCHeader(ModuleOp module, StringRef source,
   return success();
 }
 
+static StringRef roleName(CValue::Role role) {
+  switch (role) {
+  case CValue::Role::Argument:
+    return "argument";
+  case CValue::Role::Shadow:
+    return "shadow";
+  case CValue::Role::Seed:
+    return "seed";
+  case CValue::Role::Extra:
+    return "extra";
+  }
+  llvm_unreachable("unknown role");
+}
+
 static llvm::json::Array valuesToJSON(ArrayRef<CValue> values) {
   llvm::json::Array out;
-  for (const CValue &value : values)
-    out.push_back(llvm::json::Object{
+  for (const CValue &value : values) {
+    llvm::json::Object object{
         {"name", value.name},
         {"kind", value.isDescriptor ? "descriptor" : "scalar"},
         {"c_type", value.type},
         {"mlir_type", value.mlirType},
         {"rank", value.rank},
-        {"element", value.element}});
+        {"element", value.element},
+        {"role", roleName(value.role)}};
+    if (value.of >= 0)
+      object["of"] = value.of;
+    if (!value.extra.empty())
+      object["extra"] = value.extra;
+    out.push_back(std::move(object));
+  }
   return out;
 }
 
-void mlir::stencil::printCInterfaceJSON(ArrayRef<CEntryPoint> entryPoints,
-                                        raw_ostream &os) {
+void mlir::stencil::printCInterfaceJSON(
+    ArrayRef<CEntryPoint> entryPoints, raw_ostream &os,
+    const llvm::StringMap<FunctionAccessBounds> *bounds) {
   // MLIR's descriptor (StridedMemRefType), as StencilABI.h defines it: two
   // pointers to the element type, then 64-bit integers; sizes and strides
   // have `rank` entries and are absent at rank 0.
@@ -277,12 +342,29 @@ void mlir::stencil::printCInterfaceJSON(ArrayRef<CEntryPoint> entryPoints,
         entry.resultKind == CEntryPoint::ResultKind::Return    ? "return"
         : entry.resultKind == CEntryPoint::ResultKind::Pointer ? "pointer"
                                                                 : "none";
-    entries.push_back(llvm::json::Object{
+    llvm::json::Object object{
         {"symbol", entry.symbol},
         {"c_symbol", "_mlir_ciface_" + entry.symbol},
         {"arguments", valuesToJSON(entry.arguments)},
         {"results", valuesToJSON(entry.results)},
-        {"result_passing", results}});
+        {"result_passing", results}};
+    if (!entry.adjointOf.empty())
+      object["adjoint_of"] = entry.adjointOf;
+    // An adjoint accesses its primal arguments where its primal does, and
+    // each shadow where its array is accessed (same shape).
+    StringRef planned = entry.adjointOf.empty() ? StringRef(entry.symbol)
+                                                : StringRef(entry.adjointOf);
+    if (bounds) {
+      auto it = bounds->find(planned);
+      object["bounds"] =
+          it == bounds->end()
+              ? llvm::json::Value(llvm::json::Object{
+                    {"accesses", llvm::json::Array{}},
+                    {"same_shape", llvm::json::Array{}},
+                    {"unsupported", "no bounds were planned for it"}})
+              : it->second.toJSON();
+    }
+    entries.push_back(std::move(object));
   }
   os << llvm::json::Value(llvm::json::Object{
       {"descriptor_fields", std::move(fields)},

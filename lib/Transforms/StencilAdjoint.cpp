@@ -214,6 +214,23 @@ LogicalResult FunctionDifferentiator::checkSupported() {
   return success();
 }
 
+/// Marks what each argument of `adjoint` is beyond the primal's (the C
+/// interface reports it as the argument's role): the shadows of the primal
+/// arguments `activeArgs`, a seed per primal result, the extra arguments.
+static void setAdjointArgumentRoles(
+    func::FuncOp adjoint, ArrayRef<unsigned> activeArgs,
+    ArrayRef<std::pair<Type, StringRef>> extra) {
+  Builder b(adjoint.getContext());
+  SmallVector<int64_t> shadows(activeArgs.begin(), activeArgs.end());
+  adjoint->setAttr(StencilDialect::ShadowsOfAttrHelper::getNameStr(),
+                   b.getDenseI64ArrayAttr(shadows));
+  SmallVector<Attribute> names;
+  for (auto [type, argName] : extra)
+    names.push_back(b.getStringAttr(argName));
+  adjoint->setAttr(StencilDialect::ExtraArgsAttrHelper::getNameStr(),
+                   b.getArrayAttr(names));
+}
+
 FailureOr<func::FuncOp> ad::createAdjointSignature(
     OpBuilder &builder, func::FuncOp primal, ArrayRef<unsigned> activeArgs,
     StringRef name, ArrayRef<std::pair<Type, StringRef>> extra) {
@@ -250,6 +267,7 @@ FailureOr<func::FuncOp> ad::createAdjointSignature(
   unsigned numArgs = primal.getNumArguments();
   for (unsigned i = 0; i < numArgs; ++i)
     entry->getArgument(i).setLoc(primal.getArgument(i).getLoc());
+  setAdjointArgumentRoles(adjoint, activeArgs, extra);
   for (auto [k, index] : llvm::enumerate(activeArgs)) {
     Location loc = primal.getArgument(index).getLoc();
     if (auto argName = dyn_cast<NameLoc>(loc))

@@ -272,7 +272,8 @@ runPasses(ModuleOp module, const PassPipelineCLParser &passes,
 /// Writes --header and --abi-json from the C interface plan.
 static LogicalResult
 writeABIFiles(const std::optional<std::vector<stencil::CEntryPoint>> &plan,
-              StringRef prepareABI) {
+              StringRef prepareABI,
+              const llvm::StringMap<stencil::FunctionAccessBounds> &bounds) {
   if (headerFile.empty() && abiJSONFile.empty())
     return success();
   if (!plan)
@@ -285,7 +286,7 @@ writeABIFiles(const std::optional<std::vector<stencil::CEntryPoint>> &plan,
   stencil::printCHeader(*plan, inputFile,
                         stencil::getHeaderGuard(inputFile, headerFile),
                         headerOS);
-  stencil::printCInterfaceJSON(*plan, jsonOS);
+  stencil::printCInterfaceJSON(*plan, jsonOS, &bounds);
   if (!headerFile.empty() && failed(writeFile(headerFile, header)))
     return failure();
   if (!abiJSONFile.empty() && failed(writeFile(abiJSONFile, json)))
@@ -304,10 +305,14 @@ static LogicalResult run(MLIRContext &context,
   stencil::registerAllStencilDialects(lowered);
   registerAllToLLVMIRTranslations(lowered);
   context.appendDialectRegistry(lowered);
+  // What each function accesses of its arrays, planned on the input IR
+  // (before the passes lower the domains) for --abi-json.
+  llvm::StringMap<stencil::FunctionAccessBounds> bounds =
+      stencil::planAccessBounds(*module);
   std::string prepareABI;
   FailureOr<std::optional<std::vector<stencil::CEntryPoint>>> plan =
       runPasses(*module, passes, prepareABI);
-  if (failed(plan) || failed(writeABIFiles(*plan, prepareABI)))
+  if (failed(plan) || failed(writeABIFiles(*plan, prepareABI, bounds)))
     return failure();
 
   SmallString<128> ll(keepLL);

@@ -37,6 +37,12 @@ def Stencil_Dialect : Dialect {
   //    result): the partial derivative of the callee in each operand.
   //  - `stencil.adjoint_of` (symbol, on a function): set by
   //    --stencil-adjoint on the adjoint it creates, naming the primal.
+  //  - `stencil.shadows_of` (i64 array) and `stencil.extra_args` (array of
+  //    strings), on an adjoint: set by --stencil-adjoint. After the primal's
+  //    arguments come one shadow per entry (the primal argument it belongs
+  //    to), one seed per primal result, then the extra arguments named
+  //    (`snapshots`); the C interface reports each argument's role from
+  //    them (docs/ABI.md).
   //  - `stencil.noalias` (unit, on a function): set by --stencil-prepare-abi;
   //    the function's arrays do not overlap, which
   //    --stencil-annotate-noalias states to LLVM after the lowering.
@@ -44,7 +50,9 @@ def Stencil_Dialect : Dialect {
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
     "::mlir::FlatSymbolRefAttr":$adjoint_of,
-    "::mlir::UnitAttr":$noalias
+    "::mlir::UnitAttr":$noalias,
+    "::mlir::DenseI64ArrayAttr":$shadows_of,
+    "::mlir::ArrayAttr":$extra_args
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

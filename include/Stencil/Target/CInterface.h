@@ -11,6 +11,8 @@
 #define STENCIL_TARGET_CINTERFACE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "Stencil/Target/AccessBounds.h"
+
 #include "mlir/Support/LLVM.h"
 
 #include <string>
@@ -34,6 +36,13 @@ struct CValue {
   std::string element;
   /// The MLIR type, as printed, for documentation.
   std::string mlirType;
+  /// What an argument is (`Argument` for results): an argument of the
+  /// function, or, of an adjoint, the shadow of primal argument #`of`, the
+  /// seed of primal result #`of`, or an extra argument (`snapshots`, named
+  /// in `extra`).
+  enum class Role { Argument, Shadow, Seed, Extra } role = Role::Argument;
+  int64_t of = -1;
+  std::string extra;
 };
 
 /// The `_mlir_ciface_<symbol>` entry point of one function.
@@ -45,6 +54,8 @@ struct CEntryPoint {
   /// value), `Pointer` for one memref or several results (a first
   /// parameter pointing at a descriptor or at a `<symbol>_results` struct).
   enum class ResultKind { None, Return, Pointer } resultKind = ResultKind::None;
+  /// For an adjoint: the symbol of its primal (`stencil.adjoint_of`).
+  std::string adjointOf;
 };
 
 /// Computes the entry points of `module`: its public `func.func` ops with a
@@ -63,7 +74,11 @@ void printCHeader(ArrayRef<CEntryPoint> entryPoints, StringRef source,
 /// compiler (ctypes, the Python package): every argument and result with its
 /// kind, C type, rank and element type, and the descriptor's fields in
 /// order, so that no tool restates the layout.
-void printCInterfaceJSON(ArrayRef<CEntryPoint> entryPoints, raw_ostream &os);
+/// With `bounds` (planAccessBounds of the input, by symbol), each entry point
+/// also lists what it accesses of its arrays (an adjoint: its primal's).
+void printCInterfaceJSON(
+    ArrayRef<CEntryPoint> entryPoints, raw_ostream &os,
+    const llvm::StringMap<FunctionAccessBounds> *bounds = nullptr);
 
 /// The include guard of a header named `headerName` (from `source` if
 /// empty), so that headers generated from one source under different names

@@ -138,3 +138,25 @@ func.func @adjoint_of_not_function(%a: f64) -> f64 {
 func.func @noalias_value() attributes {stencil.noalias = true} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.shadows_of' must be an array of non-negative indices}}
+func.func @shadows_of_negative() attributes {stencil.shadows_of = array<i64: 0, -1>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.extra_args' must be an array of strings}}
+func.func @extra_args_not_strings() attributes {stencil.extra_args = [1]} {
+  return
+}
+
+// -----
+
+func.func @shadows_of_not_function(%a: f64) -> f64 {
+  // expected-error@+1 {{'arith.negf' op 'stencil.shadows_of' is only valid on a function}}
+  %z = arith.negf %a {stencil.shadows_of = array<i64: 0>} : f64
+  return %z : f64
+}

@@ -16,7 +16,7 @@
 // CHECK-SAME: %[[UB:[^:]*]]: memref<?x?xf32>, %[[DB:[^:]*]]: memref<f64>, %[[KB:[^:]*]]: memref<f32>, %[[RB:[^:]*]]: memref<4x?xf32>,
 // CHECK-SAME: %[[SEED0:[^:]*]]: f64, %[[SEED1:[^:]*]]: f32)
 // CHECK-NOT: ->
-// CHECK-SAME: attributes {stencil.adjoint_of = @first}
+// CHECK-SAME: attributes {stencil.adjoint_of = @first, stencil.extra_args = [], stencil.shadows_of = array<i64: 0, 2, 3, 4>}
 // The seeds of the two results reach the reversed domain, which sums the
 // gradients of the two scalars. The primal domain is not replayed: its
 // results are only returned, so no primal value of them is needed.
@@ -52,7 +52,7 @@ func.func private @first(%u: memref<?x?xf32> {stencil.active}, %c: memref<?x?xf3
 
 // CHECK-LABEL: func.func @second_adjoint(
 // CHECK-SAME: %{{[^:]*}}: memref<?xf64>, %{{[^:]*}}: memref<?xf64>, %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf64>)
-// CHECK-SAME: attributes {stencil.adjoint_of = @second}
+// CHECK-SAME: attributes {stencil.adjoint_of = @second, stencil.extra_args = [], stencil.shadows_of = array<i64: 1>}
 func.func @second(%c: memref<?xf64>, %u: memref<?xf64> {stencil.active}, %n: index) {
   return
 }

@@ -32,6 +32,8 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK-LABEL: func.func @rot_adjoint(
 // CHECK-SAME:    %[[A:[a-z0-9]+]]: memref<?xf64>, %[[B:[a-z0-9]+]]: memref<?xf64>, %[[C:[a-z0-9]+]]: memref<?xf64>, %[[N:[a-z0-9]+]]: index, %[[T:[a-z0-9]+]]: index,
 // CHECK-SAME:    %[[AB:[a-z0-9]+]]: memref<?xf64>, %[[BB:[a-z0-9]+]]: memref<?xf64>, %[[CB:[a-z0-9]+]]: memref<?xf64>, %[[SEED:[a-z0-9]+]]: f64, %[[SNAP:[a-z0-9]+]]: index)
+// The roles of the arguments after the primal's (the C interface reads them).
+// CHECK-SAME:    attributes {stencil.adjoint_of = @rot, stencil.extra_args = ["snapshots"], stencil.shadows_of = array<i64: 0, 1, 2>}
 // The seed of the sum: the epilogue (0.5 * sum) reversed.
 // CHECK:       %[[JB:.*]] = arith.mulf %[[SEED]], %{{.*}} : f64
 // The bytes of one slot of the state (three arrays, each rounded up to a
@@ -101,7 +103,7 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK-LABEL: func.func private @rot_step(
 // CHECK-SAME:    %{{.*}}: index, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: index) -> f64 attributes {stencil.noalias}
 // CHECK-LABEL: func.func private @rot_step_adjoint(
-// CHECK-SAME:    %{{.*}}: f64) attributes {stencil.adjoint_of = @rot_step, stencil.noalias}
+// CHECK-SAME:    %{{.*}}: f64) attributes {stencil.adjoint_of = @rot_step, stencil.extra_args = [], stencil.noalias, stencil.shadows_of = array<i64: 1, 2, 3>}
 // CHECK:       func.func private @stencil_ckpt_start(i64, i64, i64) -> !llvm.ptr
 // CHECK:       func.func private @stencil_ckpt_workspace(!llvm.ptr) -> memref<?xi8> attributes {llvm.emit_c_interface}
 

@@ -1,0 +1,535 @@
+//===- AccessBounds.cpp - What a function accesses of its arrays -*- C++ -*-===//
+//
+// This file implements the plan of the index ranges each function accesses
+// of its array arguments (AccessBounds.h). Index values are bounded by
+// intervals whose ends are affine expressions of the function's integer
+// arguments: constants and arguments exactly, `scf.for` induction variables
+// and domain coordinates by their bounds, sums and constant multiples by
+// interval arithmetic. Arrays are followed through `memref.subview` and the
+// memref `iter_args` of time loops. Anything else that decides an index,
+// or makes an array from an argument, leaves the function unsupported, so
+// that a caller never trusts a bound the plan did not prove.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Target/AccessBounds.h"
+
+#include "Stencil/Dialect/StencilOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+IndexExpr IndexExpr::ofArgument(unsigned argument) {
+  IndexExpr e;
+  e.terms.push_back({argument, 1});
+  return e;
+}
+
+std::optional<IndexExpr> IndexExpr::combine(const IndexExpr &a, int64_t scale,
+                                            const IndexExpr &b) {
+  IndexExpr out;
+  int64_t scaled;
+  if (llvm::MulOverflow(scale, b.constant, scaled) ||
+      llvm::AddOverflow(a.constant, scaled, out.constant))
+    return std::nullopt;
+  std::map<unsigned, int64_t> terms(a.terms.begin(), a.terms.end());
+  for (auto [arg, coeff] : b.terms)
+    if (llvm::MulOverflow(scale, coeff, scaled) ||
+        llvm::AddOverflow(terms[arg], scaled, terms[arg]))
+      return std::nullopt;
+  for (auto [arg, coeff] : terms)
+    if (coeff != 0)
+      out.terms.push_back({arg, coeff});
+  return out;
+}
+
+llvm::json::Value IndexExpr::toJSON() const {
+  llvm::json::Array list;
+  for (auto [arg, coeff] : terms)
+    list.push_back(llvm::json::Array{int64_t(arg), coeff});
+  return llvm::json::Object{{"constant", constant}, {"terms", std::move(list)}};
+}
+
+llvm::json::Value FunctionAccessBounds::toJSON() const {
+  llvm::json::Array list;
+  for (const AccessBound &b : bounds) {
+    llvm::json::Array when;
+    for (const auto &[lb, ub] : b.nonEmpty)
+      when.push_back(llvm::json::Array{lb.toJSON(), ub.toJSON()});
+    list.push_back(llvm::json::Object{{"argument", int64_t(b.argument)},
+                                      {"dim", int64_t(b.dim)},
+                                      {"lo", b.lo.toJSON()},
+                                      {"hi", b.hi.toJSON()},
+                                      {"when", std::move(when)},
+                                      {"writes", b.writes}});
+  }
+  llvm::json::Array groups;
+  for (const auto &group : sameShape)
+    groups.push_back(llvm::json::Array(group));
+  llvm::json::Object out{{"accesses", std::move(list)},
+                         {"same_shape", std::move(groups)}};
+  if (!unsupported.empty())
+    out["unsupported"] = unsupported;
+  return out;
+}
+
+namespace {
+
+/// An interval [lo, hi] of index values.
+struct IndexRange {
+  IndexExpr lo, hi;
+};
+
+std::optional<IndexRange> add(const IndexRange &a, int64_t scale, const IndexRange &b) {
+  const IndexExpr &bLo = scale >= 0 ? b.lo : b.hi;
+  const IndexExpr &bHi = scale >= 0 ? b.hi : b.lo;
+  auto lo = IndexExpr::combine(a.lo, scale, bLo);
+  auto hi = IndexExpr::combine(a.hi, scale, bHi);
+  if (!lo || !hi)
+    return std::nullopt;
+  return IndexRange{*lo, *hi};
+}
+
+std::optional<IndexRange> scale(const IndexRange &a, int64_t factor) {
+  return add(IndexRange{}, factor, a);
+}
+
+/// How one dimension of an array value maps to its argument: the value's
+/// dimension `viewDim` (-1: dropped by a rank-reducing subview) times
+/// `stride`, plus `offset`.
+struct ViewDim {
+  int64_t viewDim;
+  int64_t stride;
+  IndexRange offset;
+};
+
+/// Where an array value comes from: any of `arguments` (several when a time
+/// loop rotates them), seen through `dims` (one per argument dimension);
+/// `local` for arrays the function allocates.
+struct View {
+  SmallVector<unsigned> arguments;
+  SmallVector<ViewDim> dims;
+  bool local = false;
+};
+
+class Planner {
+public:
+  explicit Planner(func::FuncOp func) : func(func) {}
+  FunctionAccessBounds run();
+
+private:
+  using Conditions = SmallVector<std::pair<IndexExpr, IndexExpr>>;
+
+  bool fail(Operation *op, const Twine &why);
+  std::optional<IndexRange> rangeOf(Value value, Operation *user);
+  std::optional<IndexRange> evalAffine(AffineExpr expr, ArrayRef<IndexRange> symbols,
+                                  Operation *user);
+  void record(const View &view, ArrayRef<IndexRange> indices, bool writes,
+              const Conditions &when);
+  void walkBlock(Block &block, Conditions &when);
+  void walkOp(Operation *op, Conditions &when);
+  void walkFor(scf::ForOp loop, Conditions &when);
+  void walkDomain(DomainOp domain, Conditions &when);
+  void walkSubview(memref::SubViewOp subview, Conditions &when);
+  void access(Operation *op, Value array, ValueRange indices, bool writes,
+              const Conditions &when);
+
+  func::FuncOp func;
+  DenseMap<Value, IndexRange> ranges;
+  DenseMap<Value, View> views;
+  FunctionAccessBounds out;
+  llvm::StringSet<> seen;
+};
+
+} // namespace
+
+bool Planner::fail(Operation *op, const Twine &why) {
+  if (out.unsupported.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << why << " (" << op->getName() << " at " << op->getLoc() << ")";
+    out.unsupported = text;
+  }
+  return false;
+}
+
+std::optional<IndexRange> Planner::rangeOf(Value value, Operation *user) {
+  auto it = ranges.find(value);
+  if (it != ranges.end())
+    return it->second;
+  fail(user, "an index that is not an affine function of the integer "
+             "arguments");
+  return std::nullopt;
+}
+
+std::optional<IndexRange> Planner::evalAffine(AffineExpr expr,
+                                         ArrayRef<IndexRange> symbols,
+                                         Operation *user) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return IndexRange{IndexExpr::ofConstant(c.getValue()),
+                 IndexExpr::ofConstant(c.getValue())};
+  if (auto s = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[s.getPosition()];
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (bin && expr.getKind() == AffineExprKind::Add) {
+    auto l = evalAffine(bin.getLHS(), symbols, user);
+    auto r = evalAffine(bin.getRHS(), symbols, user);
+    if (l && r)
+      return add(*l, 1, *r);
+    return std::nullopt;
+  }
+  if (bin && expr.getKind() == AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      if (auto l = evalAffine(bin.getLHS(), symbols, user))
+        return scale(*l, c.getValue());
+  fail(user, "a domain bound other than a sum of symbols times constants");
+  return std::nullopt;
+}
+
+void Planner::record(const View &view, ArrayRef<IndexRange> indices, bool writes,
+                     const Conditions &when) {
+  for (auto [dim, mapping] : llvm::enumerate(view.dims)) {
+    IndexRange r = mapping.offset;
+    if (mapping.viewDim >= 0) {
+      auto shifted = add(mapping.offset, mapping.stride,
+                         indices[mapping.viewDim]);
+      if (!shifted) {
+        fail(func, "an index range that overflows");
+        return;
+      }
+      r = *shifted;
+    }
+    for (unsigned arg : view.arguments) {
+      AccessBound bound{arg, unsigned(dim), r.lo, r.hi, when, writes};
+      std::string key;
+      llvm::raw_string_ostream os(key);
+      os << FunctionAccessBounds{{bound}, {}, {}}.toJSON();
+      if (seen.insert(key).second)
+        out.bounds.push_back(std::move(bound));
+    }
+  }
+}
+
+void Planner::access(Operation *op, Value array, ValueRange indices,
+                     bool writes, const Conditions &when) {
+  auto it = views.find(array);
+  if (it == views.end()) {
+    fail(op, "an array that is neither an argument, a subview of one, a "
+             "time-loop rotation of them nor allocated here");
+    return;
+  }
+  SmallVector<IndexRange> r;
+  for (Value index : indices) {
+    auto range = rangeOf(index, op);
+    if (!range)
+      return;
+    r.push_back(*range);
+  }
+  if (!it->second.local)
+    record(it->second, r, writes, when);
+}
+
+void Planner::walkSubview(memref::SubViewOp subview, Conditions &when) {
+  auto it = views.find(subview.getSource());
+  if (it == views.end()) {
+    fail(subview, "a subview of an array the plan does not follow");
+    return;
+  }
+  View source = it->second;
+  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
+  SmallVector<OpFoldResult> strides = subview.getMixedStrides();
+  llvm::SmallBitVector dropped = subview.getDroppedDims();
+  auto rangeOfFold = [&](OpFoldResult ofr) -> std::optional<IndexRange> {
+    if (auto attr = dyn_cast<Attribute>(ofr)) {
+      int64_t c = cast<IntegerAttr>(attr).getInt();
+      return IndexRange{IndexExpr::ofConstant(c), IndexExpr::ofConstant(c)};
+    }
+    return rangeOf(cast<Value>(ofr), subview);
+  };
+  // The subview's own region must lie in its source: record it as an access
+  // of its first and last element, when it is not empty.
+  View result{source.arguments, {}, source.local};
+  SmallVector<IndexRange> first, last;
+  Conditions regionWhen = when;
+  int64_t viewDim = 0;
+  for (unsigned d = 0; d < offsets.size(); ++d) {
+    auto offset = rangeOfFold(offsets[d]);
+    auto size = rangeOfFold(sizes[d]);
+    std::optional<int64_t> stride = getConstantIntValue(strides[d]);
+    if (!offset || !size)
+      return;
+    if (!stride || *stride < 1) {
+      fail(subview, "a subview whose strides are not positive constants");
+      return;
+    }
+    auto end = add(*offset, *stride, *size);
+    auto lastIndex = end ? add(*end, -*stride, IndexRange{IndexExpr::ofConstant(1),
+                                                     IndexExpr::ofConstant(1)})
+                         : std::nullopt;
+    if (!lastIndex) {
+      fail(subview, "an index range that overflows");
+      return;
+    }
+    first.push_back(*offset);
+    last.push_back(*lastIndex);
+    regionWhen.push_back({IndexExpr::ofConstant(0), size->hi});
+    result.dims.push_back(
+        {dropped.test(d) ? -1 : viewDim, *stride, *offset});
+    if (!dropped.test(d))
+      ++viewDim;
+  }
+  // Compose with the source's own mapping.
+  View composed{source.arguments, {}, source.local};
+  for (const ViewDim &outer : source.dims) {
+    if (outer.viewDim < 0) {
+      composed.dims.push_back(outer);
+      continue;
+    }
+    const ViewDim &inner = result.dims[outer.viewDim];
+    auto offset = add(outer.offset, outer.stride, inner.offset);
+    if (!offset) {
+      fail(subview, "an index range that overflows");
+      return;
+    }
+    composed.dims.push_back({inner.viewDim, outer.stride * inner.stride,
+                             *offset});
+  }
+  if (!source.local) {
+    for (unsigned d = 0; d < first.size(); ++d)
+      first[d].hi = last[d].hi;
+    record(source, first, /*writes=*/false, regionWhen);
+  }
+  views[subview.getResult()] = composed;
+}
+
+void Planner::walkFor(scf::ForOp loop, Conditions &when) {
+  auto lb = rangeOf(loop.getLowerBound(), loop);
+  auto ub = rangeOf(loop.getUpperBound(), loop);
+  auto step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub)
+    return;
+  if (!step || *step < 1) {
+    fail(loop, "a loop whose step is not a positive constant");
+    return;
+  }
+  auto last = add(*ub, -1, IndexRange{IndexExpr::ofConstant(1),
+                                 IndexExpr::ofConstant(1)});
+  if (!last) {
+    fail(loop, "an index range that overflows");
+    return;
+  }
+  ranges[loop.getInductionVar()] = IndexRange{lb->lo, last->hi};
+  // Memref iter_args: each may be any array of its rotation.
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<unsigned> memrefArgs;
+  for (auto [k, init] : llvm::enumerate(loop.getInitArgs())) {
+    if (!isa<MemRefType>(init.getType())) {
+      if (init.getType().isIntOrIndex()) {
+        fail(loop, "an integer loop-carried value");
+        return;
+      }
+      continue;
+    }
+    auto it = views.find(init);
+    if (it == views.end() || it->second.local) {
+      fail(loop, "a loop-carried array that is not an argument");
+      return;
+    }
+    memrefArgs.push_back(k);
+  }
+  SmallVector<SmallVector<unsigned>> sets(loop.getInitArgs().size());
+  for (unsigned k : memrefArgs)
+    sets[k] = views[loop.getInitArgs()[k]].arguments;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned k : memrefArgs) {
+      auto from = dyn_cast<BlockArgument>(yield.getOperand(k));
+      if (!from || from.getOwner() != loop.getBody() ||
+          from.getArgNumber() == 0) {
+        fail(loop, "a loop-carried array that is not rotated");
+        return;
+      }
+      for (unsigned arg : sets[from.getArgNumber() - 1])
+        if (!llvm::is_contained(sets[k], arg)) {
+          sets[k].push_back(arg);
+          changed = true;
+        }
+    }
+  }
+  for (unsigned k : memrefArgs) {
+    View view = views[loop.getInitArgs()[k]];
+    llvm::sort(sets[k]);
+    view.arguments = sets[k];
+    views[loop.getRegionIterArg(k)] = view;
+    views[loop.getResult(k)] = view;
+    if (sets[k].size() > 1 && !llvm::is_contained(out.sameShape, sets[k]))
+      out.sameShape.push_back(sets[k]);
+  }
+  when.push_back({lb->lo, ub->hi});
+  walkBlock(*loop.getBody(), when);
+  when.pop_back();
+}
+
+void Planner::walkDomain(DomainOp domain, Conditions &when) {
+  SmallVector<IndexRange> symbols;
+  for (Value operand : domain.getBoundOperands()) {
+    auto r = rangeOf(operand, domain);
+    if (!r)
+      return;
+    symbols.push_back(*r);
+  }
+  size_t depth = when.size();
+  for (unsigned d = 0; d < domain.getRank(); ++d) {
+    auto lb = evalAffine(domain.getLowerBounds().getResult(d), symbols,
+                         domain);
+    auto ub = evalAffine(domain.getUpperBounds().getResult(d), symbols,
+                         domain);
+    if (!lb || !ub)
+      return;
+    auto last = add(*ub, -1, IndexRange{IndexExpr::ofConstant(1),
+                                   IndexExpr::ofConstant(1)});
+    if (!last) {
+      fail(domain, "an index range that overflows");
+      return;
+    }
+    ranges[domain.getInductionVars()[d]] = IndexRange{lb->lo, last->hi};
+    when.push_back({lb->lo, ub->hi});
+  }
+  for (Operation &op : *domain.getBodyBlock()) {
+    auto accessOp = dyn_cast<AccessOpInterface>(&op);
+    if (!accessOp) {
+      if (llvm::any_of(op.getOperandTypes(), llvm::IsaPred<MemRefType>))
+        fail(&op, "an array used inside a domain other than by an access");
+      continue;
+    }
+    auto it = views.find(accessOp.getAccessedArray());
+    if (it == views.end()) {
+      access(&op, accessOp.getAccessedArray(), {}, false, when);
+      continue;
+    }
+    SmallVector<IndexRange> indices;
+    for (auto [dim, offset] : llvm::zip(accessOp.getIterationDims(),
+                                        accessOp.getArrayOffset())) {
+      auto r = add(ranges[domain.getInductionVars()[dim]], 1,
+                   IndexRange{IndexExpr::ofConstant(offset),
+                         IndexExpr::ofConstant(offset)});
+      if (!r) {
+        fail(&op, "an index range that overflows");
+        return;
+      }
+      indices.push_back(*r);
+    }
+    if (!it->second.local)
+      record(it->second, indices, accessOp.isWrite(), when);
+  }
+  when.resize(depth);
+}
+
+void Planner::walkOp(Operation *op, Conditions &when) {
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      if (c.getType().isIntOrIndex())
+        ranges[c.getResult()] = IndexRange{IndexExpr::ofConstant(i.getInt()),
+                                      IndexExpr::ofConstant(i.getInt())};
+    return;
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+    auto l = ranges.find(op->getOperand(0));
+    auto r = ranges.find(op->getOperand(1));
+    if (l != ranges.end() && r != ranges.end())
+      if (auto sum = add(l->second, isa<arith::AddIOp>(op) ? 1 : -1,
+                         r->second))
+        ranges[op->getResult(0)] = *sum;
+    return;
+  }
+  if (isa<arith::MulIOp>(op)) {
+    for (unsigned k = 0; k < 2; ++k) {
+      auto c = getConstantIntValue(op->getOperand(k));
+      auto other = ranges.find(op->getOperand(1 - k));
+      if (c && other != ranges.end())
+        if (auto product = scale(other->second, *c))
+          ranges[op->getResult(0)] = *product;
+    }
+    return;
+  }
+  if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
+    auto it = ranges.find(cast.getIn());
+    if (it != ranges.end())
+      ranges[cast.getResult()] = it->second;
+    return;
+  }
+  if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+    views[op->getResult(0)] = View{{}, {}, /*local=*/true};
+    return;
+  }
+  if (auto subview = dyn_cast<memref::SubViewOp>(op))
+    return walkSubview(subview, when);
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return access(op, load.getMemRef(), load.getIndices(), false, when);
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return access(op, store.getMemRef(), store.getIndices(), true, when);
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return walkFor(loop, when);
+  if (auto domain = dyn_cast<DomainOp>(op))
+    return walkDomain(domain, when);
+  if (isa<memref::DeallocOp, func::ReturnOp, scf::YieldOp>(op))
+    return;
+  if (llvm::any_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>) ||
+      llvm::any_of(op->getResultTypes(), llvm::IsaPred<MemRefType>)) {
+    fail(op, "an op on arrays the bounds plan does not know");
+    return;
+  }
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      walkBlock(block, when);
+}
+
+void Planner::walkBlock(Block &block, Conditions &when) {
+  for (Operation &op : block) {
+    walkOp(&op, when);
+    if (!out.unsupported.empty())
+      return;
+  }
+}
+
+FunctionAccessBounds Planner::run() {
+  for (BlockArgument arg : func.getArguments()) {
+    Type type = arg.getType();
+    if (type.isIntOrIndex()) {
+      IndexExpr e = IndexExpr::ofArgument(arg.getArgNumber());
+      ranges[arg] = IndexRange{e, e};
+    } else if (auto memref = dyn_cast<MemRefType>(type)) {
+      View view{{arg.getArgNumber()}, {}, false};
+      for (int64_t d = 0; d < memref.getRank(); ++d)
+        view.dims.push_back({d, 1, IndexRange{}});
+      views[arg] = view;
+    }
+  }
+  Conditions when;
+  walkBlock(func.getBody().front(), when);
+  if (!out.unsupported.empty())
+    out.bounds.clear();
+  return out;
+}
+
+llvm::StringMap<FunctionAccessBounds>
+mlir::stencil::planAccessBounds(ModuleOp module) {
+  llvm::StringMap<FunctionAccessBounds> plans;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      plans[func.getSymName()] = Planner(func).run();
+  return plans;
+}
