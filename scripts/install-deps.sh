@@ -4,7 +4,8 @@
 # Installs, with apt-get, exactly the Debian 12 packages the project needs
 # (docs/Install.md): LLVM/MLIR 22 headers, archives and tools, clang-22,
 # libomp, GCC (the second compiler CI builds with), Google Benchmark, CMake,
-# Ninja, lld, python3 and debootstrap (scripts/fresh-machine-test.sh).
+# Ninja, lld, python3 with NumPy, pytest and matplotlib (the Python package
+# and its example), and debootstrap (scripts/fresh-machine-test.sh).
 #
 #   install-deps.sh          install what is missing; when everything is
 #                            installed it does nothing, not even `apt-get
@@ -37,6 +38,9 @@ PACKAGES=(
   cmake
   lld
   python3           # lit, the test generators and checkers
+  python3-numpy     # the Python package stencilad (python/, docs/Python.md)
+  python3-pytest    # its tests (test/Integration/python.test)
+  python3-matplotlib # the gradient image of examples/python/fwi_gradient.py
   debootstrap       # scripts/fresh-machine-test.sh
 )
 

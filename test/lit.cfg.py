@@ -25,6 +25,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%stencil_src", config.stencil_src_root))
 config.substitutions.append(("%stencil_obj", config.stencil_obj_root))
+# Where `cmake --install` puts the Python package, under the prefix.
+config.substitutions.append(("%python_install_dir",
+                             config.stencil_python_install_dir))
 
 llvm_config.use_default_substitutions()
 # Sanitizer settings reach the tools of a STENCIL_SANITIZE build.

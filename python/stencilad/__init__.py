@@ -1,0 +1,28 @@
+"""stencilad: stencil IR compiled to native code, called on NumPy arrays,
+with its race-free parallel adjoint.
+
+    import numpy as np, stencilad
+    mod = stencilad.compile("examples/wave3d.mlir")        # adjoint=True
+    mod.wave3d(u, u_1, u_2, c, 0.1, n)                      # the primal
+    g = mod.wave3d.adjoint(u, u_1, u_2, c, 0.1, n, u_b=w)   # its adjoint
+    g["u_1"], g["c"]                                        # gradients
+
+Every call is checked before it is made (types, ranks, shapes against
+what the function accesses, strides, overlap); see docs/Python.md.
+"""
+
+from .compiler import CompileError, cache_dir, compile
+from .function import AdjointFunction, Function, Gradients, Module
+from .gradcheck import GradientReport, check_gradient
+
+__all__ = [
+    "AdjointFunction",
+    "CompileError",
+    "Function",
+    "GradientReport",
+    "Gradients",
+    "Module",
+    "cache_dir",
+    "check_gradient",
+    "compile",
+]

@@ -1,0 +1,111 @@
+"""check_gradient's problem: the objective J and the gradient at one point
+of a compiled function, with NumPy arrays (gradcheck.py holds the
+comparisons)."""
+
+import math
+
+import numpy as np
+
+
+def _results(ret):
+    if ret is None:
+        return []
+    if isinstance(ret, tuple):
+        return list(ret)
+    return [ret]
+
+
+class Problem:
+    def __init__(self, f, args, gen, kwargs):
+        if getattr(f, "adjoint", None) is None:
+            raise ValueError("%s has no adjoint: compile with adjoint=True and "
+                             "mark an argument stencil.active" % f.name)
+        self.f = f
+        self.kwargs = kwargs
+        self.values = f._bind(f.params, list(args), {}, f.name)
+        self.index = {p["name"]: k for k, p in enumerate(f.params)}
+        shadows = [p for p in f.adjoint.params if p["role"] == "shadow"]
+        self.shadow_names = {f.params[p["of"]]["name"]: p["name"]
+                             for p in shadows}
+        self.active_arrays = [f.params[p["of"]]["name"] for p in shadows
+                              if p["rank"] > 0]
+        self.active_scalars = [f.params[p["of"]]["name"] for p in shadows
+                               if p["rank"] == 0]
+        self.seed_names = [p["name"] for p in f.adjoint.params
+                           if p["role"] == "seed"]
+        self.weights = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
+                        for n in self.active_arrays}
+        self.seeds = [float(s) for s in gen.uniform(0.5, 1.5,
+                                                    len(self.seed_names))]
+
+    def _copy(self, values):
+        return [v.copy() if isinstance(v, np.ndarray) else v for v in values]
+
+    def objective(self, values):
+        """J and the sum of |terms| of J after the primal on `values`."""
+        run = self._copy(values)
+        results = _results(self.f(*run))
+        terms = [(self.weights[n] * run[self.index[n]]).ravel()
+                 for n in self.active_arrays]
+        flat = np.concatenate(terms) if terms else np.zeros(0)
+        scalars = [s * r for s, r in zip(self.seeds, results)]
+        return (math.fsum(list(flat) + scalars),
+                math.fsum(abs(t) for t in list(flat) + scalars))
+
+    def shifted(self, v, t):
+        out = self._copy(self.values)
+        for n, d in v.items():
+            out[self.index[n]] = out[self.index[n]] + t * d
+        return out
+
+    def along(self, v):
+        return lambda t: self.objective(self.shifted(v, t))
+
+    def gradient(self, threads=None, values=None, shadows=None):
+        run = self._copy(self.values if values is None else values)
+        named = {}
+        for n in self.active_arrays:
+            w = self.weights if shadows is None else shadows
+            named[self.shadow_names[n]] = w[n].copy()
+        for n in self.active_scalars:
+            named[self.shadow_names[n]] = 0.0
+        for name, s in zip(self.seed_names, self.seeds):
+            named[name] = s
+        named.update(self.kwargs)
+        return dict(self.f.adjoint(*run, threads=threads, **named))
+
+    def random_direction(self, gen):
+        v = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
+             for n in self.active_arrays}
+        v.update({n: float(gen.uniform(-1, 1)) for n in self.active_scalars})
+        return v
+
+    def grad_terms(self, grad, v):
+        terms = []
+        for n, d in v.items():
+            if isinstance(d, np.ndarray):
+                terms.extend((grad[n] * d).ravel())
+            else:
+                terms.append(grad[n] * d)
+        return terms
+
+    def dot_terms(self, gen):
+        """<J v, w> and <v, J^T w> term by term, for a map linear in its
+        active arrays (J v: the primal applied to v)."""
+        v = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
+             for n in self.active_arrays}
+        w = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
+             for n in self.active_arrays}
+        run = self.shifted({}, 0.0)
+        for n in self.active_arrays:
+            run[self.index[n]] = v[n].copy()
+        results = _results(self.f(*run))
+        lhs = []
+        for n in self.active_arrays:
+            lhs.extend((run[self.index[n]] * w[n]).ravel())
+        lhs.extend(s * r for s, r in zip(self.seeds, results))
+        jtw = self.gradient(shadows=w)
+        rhs = []
+        for n in self.active_arrays:
+            rhs.extend((v[n] * jtw[n]).ravel())
+        return lhs, rhs

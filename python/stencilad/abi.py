@@ -1,0 +1,85 @@
+"""The C interface as ctypes types, built from stencil-compile's JSON.
+
+Nothing about the layout is restated here: the descriptor's fields, in
+order, come from the JSON's "descriptor_fields" (docs/ABI.md), and each
+argument's C type and rank from its entry point.
+"""
+
+import ctypes
+
+import numpy as np
+
+SCALAR_CTYPES = {
+    "double": ctypes.c_double,
+    "float": ctypes.c_float,
+    "int64_t": ctypes.c_int64,
+    "int32_t": ctypes.c_int32,
+    "int16_t": ctypes.c_int16,
+    "int8_t": ctypes.c_int8,
+    "bool": ctypes.c_bool,
+}
+
+ELEMENT_DTYPES = {"f64": np.dtype(np.float64), "f32": np.dtype(np.float32)}
+ELEMENT_CTYPES = {"f64": ctypes.c_double, "f32": ctypes.c_float}
+FIELD_CTYPES = {"i64": ctypes.c_int64}
+
+
+class Layout:
+    """Descriptor structs for the fields of one ABI description."""
+
+    def __init__(self, fields):
+        self.fields = fields
+        self.cache = {}
+
+    def descriptor(self, rank, element):
+        """The ctypes Structure of a rank-`rank` descriptor of `element`."""
+        key = (rank, element)
+        if key not in self.cache:
+            members = []
+            for field in self.fields:
+                if field["type"] == "element_pointer":
+                    ctype = ctypes.POINTER(ELEMENT_CTYPES[element])
+                else:
+                    ctype = FIELD_CTYPES[field["type"]]
+                count = rank if field["count"] == "rank" else int(field["count"])
+                if field["count"] == "rank" and rank == 0:
+                    continue
+                members.append((field["name"], ctype * count
+                                if field["count"] == "rank" else ctype))
+            name = "StencilMemRef%dD_%s" % (rank, element)
+            self.cache[key] = type(name, (ctypes.Structure,),
+                                   {"_fields_": members})
+        return self.cache[key]
+
+    def fill(self, value, array):
+        """A descriptor of `value` (an ABI argument) viewing `array`: the
+        data pointer, offset 0, and its sizes and strides in elements."""
+        cls = self.descriptor(value["rank"], value["element"])
+        d = cls()
+        pointer = ctypes.cast(array.ctypes.data,
+                              ctypes.POINTER(ELEMENT_CTYPES[value["element"]]))
+        d.allocated = pointer
+        d.aligned = pointer
+        d.offset = 0
+        if value["rank"]:
+            for k in range(value["rank"]):
+                d.sizes[k] = array.shape[k]
+                d.strides[k] = element_strides(array)[k]
+        return d
+
+
+def element_strides(array):
+    """The strides of `array` in elements; a dimension of extent 1 or 0 gets
+    the row-major stride (NumPy may give those any stride)."""
+    out = []
+    running = 1
+    for extent, stride in reversed(list(zip(array.shape, array.strides))):
+        out.append(running if extent <= 1 else stride // array.itemsize)
+        running *= max(extent, 1)
+    return out[::-1]
+
+
+def results_struct(results):
+    """The `<symbol>_results` struct of several scalar results."""
+    return type("Results", (ctypes.Structure,), {
+        "_fields_": [(r["name"], SCALAR_CTYPES[r["c_type"]]) for r in results]})

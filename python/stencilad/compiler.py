@@ -1,0 +1,149 @@
+"""Compiling stencil IR: one call of `stencil-compile`, cached.
+
+The package has no compile chain of its own: `stencil-compile` (the same
+tool the CMake function, the benchmarks and the tests use) builds the shared
+library and writes the C interface as JSON (`--abi-json`, docs/ABI.md),
+from which the callables are made. Libraries are cached under `cache_dir()`
+by a hash of the source, the passes and the compiler binary.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from .function import Module
+
+try:
+    from . import _config
+except ImportError:     # the source tree, not configured by CMake
+    _config = None
+
+# Bump when what the package reads from the cache changes.
+_CACHE_FORMAT = 1
+
+
+class CompileError(RuntimeError):
+    """stencil-compile rejected the input; the message holds its
+    diagnostics."""
+
+
+def cache_dir():
+    """Where compiled libraries are kept: $STENCILAD_CACHE, else
+    $XDG_CACHE_HOME/stencilad, else ~/.cache/stencilad."""
+    explicit = os.environ.get("STENCILAD_CACHE")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "stencilad")
+
+
+def compiler_path():
+    """The stencil-compile this package calls ($STENCILAD_COMPILE, else the
+    one it was built or installed with)."""
+    if os.environ.get("STENCILAD_COMPILE"):
+        return os.environ["STENCILAD_COMPILE"]
+    if _config is not None:
+        return _config.STENCIL_COMPILE
+    return shutil.which("stencil-compile") or "stencil-compile"
+
+
+def _read_source(source):
+    """(IR text, a name for messages) of a path or of IR text."""
+    if isinstance(source, os.PathLike) or (
+            isinstance(source, str) and "\n" not in source
+            and source.endswith(".mlir")):
+        path = os.fspath(source)
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    if not isinstance(source, str):
+        raise TypeError("source must be IR text or the path of a .mlir file, "
+                        "not %s" % type(source).__name__)
+    return source, "<string>"
+
+
+def _option_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _pipeline_flag(options):
+    """--convert-to-omp with `options` (a dict, or the option text itself);
+    stencil-compile checks the names and values."""
+    if not options:
+        return "--convert-to-omp"
+    if isinstance(options, dict):
+        text = " ".join("%s=%s" % (k, _option_text(v))
+                        for k, v in sorted(options.items()))
+    else:
+        text = str(options)
+    return "--convert-to-omp=" + text
+
+
+def compile(source, adjoint=True, options=None, *, cache=True, march=None):
+    """Compiles stencil IR (text, or the path of a .mlir file) to a shared
+    library and returns its Module.
+
+    adjoint  run --stencil-adjoint first: each function with an argument
+             marked stencil.active gets `f.adjoint`.
+    options  options of the convert-to-omp pipeline, as a dict
+             ({"boundary": "exact"}) or as text ("boundary=exact").
+    cache    reuse a library compiled before from the same source, passes
+             and compiler.
+    march    -march for clang (default: stencil-compile's, `native`).
+    Raises CompileError with the compiler's diagnostics."""
+    text, name = _read_source(source)
+    passes = (["--stencil-adjoint"] if adjoint else []) + [
+        _pipeline_flag(options)]
+    if march:
+        passes.append("--march=" + march)
+    tool = compiler_path()
+    try:
+        stat = os.stat(tool)
+    except OSError:
+        raise CompileError("stencil-compile not found at %s (set "
+                           "STENCILAD_COMPILE)" % tool) from None
+    key = hashlib.sha256(json.dumps(
+        [_CACHE_FORMAT, text, passes, os.path.realpath(tool),
+         stat.st_mtime_ns, stat.st_size]).encode()).hexdigest()[:40]
+    root = cache_dir()
+    folder = os.path.join(root, key)
+    lib = os.path.join(folder, "kernel.so")
+    abi = os.path.join(folder, "abi.json")
+    if not (cache and os.path.exists(lib) and os.path.exists(abi)):
+        _build(tool, text, name, passes, root, folder)
+    with open(abi, encoding="utf-8") as f:
+        return Module(lib, json.load(f), name)
+
+
+def _build(tool, text, name, passes, root, folder):
+    """Compiles into a fresh folder, then moves it to `folder` (so that a
+    concurrent or interrupted build never leaves half a library there)."""
+    os.makedirs(root, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="build-", dir=root)
+    try:
+        src = os.path.join(work, "kernel.mlir")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(text)
+        cmd = [tool, src, "--shared", "-o", os.path.join(work, "kernel.so"),
+               "--abi-json", os.path.join(work, "abi.json")] + passes
+        done = subprocess.run(cmd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0:
+            raise CompileError("stencil-compile failed on %s:\n%s" % (
+                name, done.stdout.replace(src, name).rstrip()))
+        if os.path.isdir(folder):
+            shutil.rmtree(folder, ignore_errors=True)
+        try:
+            os.rename(work, folder)
+            work = None
+        except OSError:
+            if not os.path.isdir(folder):
+                raise
+    finally:
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
