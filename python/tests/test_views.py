@@ -115,3 +115,14 @@ def test_primal_only_module_has_no_adjoint():
     assert mod.paper1d.adjoint is None
     with pytest.raises(AttributeError, match="has no function 'nope'"):
         mod.nope
+
+
+def test_threads_reach_openmp():
+    """threads= sets the OpenMP thread count for the call, and restores it:
+    the bitwise thread checks compare what they claim to compare."""
+    mod = example("wave3d")
+    before = mod._lib.omp_get_max_threads()
+    for count in (1, 2, 3):
+        with mod.threads(count):
+            assert mod._lib.omp_get_max_threads() == count
+    assert mod._lib.omp_get_max_threads() == before

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/InitAll.h"
+#include "Stencil/Target/AccessBounds.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -114,6 +115,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module || failed(verify(*module)))
     return 0;
+  // What stencil-compile plans on every input for --abi-json: it must not
+  // crash on any valid module (a function it cannot bound is reported as
+  // unsupported, not guessed).
+  llvm::StringMap<stencil::FunctionAccessBounds> bounds =
+      stencil::planAccessBounds(*module);
+  for (const auto &entry : bounds) {
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << entry.second.toJSON();
+  }
   context.appendDialectRegistry(getRegistries().all);
   for (const char *pipeline : kPipelines) {
     sawError = false;

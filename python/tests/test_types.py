@@ -1,0 +1,73 @@
+"""Element types and results: f32 arrays, scalar results returned as a
+float or a tuple, against NumPy references computed independently."""
+
+import numpy as np
+import pytest
+
+import stencilad
+
+F32 = """
+func.func @smooth32(%out: memref<?xf32>, %in: memref<?xf32> {stencil.active},
+                    %a: f32, %n: index) {
+  stencil.domain (%i) = (1) to (%n - 1) {
+    %l = stencil.gather %in[-1] : memref<?xf32>
+    %c = stencil.gather %in[0] : memref<?xf32>
+    %r = stencil.gather %in[1] : memref<?xf32>
+    %s = arith.addf %l, %r : f32
+    %t = arith.mulf %a, %s : f32
+    %v = arith.addf %c, %t : f32
+    stencil.store %v to %out : memref<?xf32>
+  }
+  return
+}
+"""
+
+SUMS = """
+func.func @moments(%x: memref<?x?xf64> {stencil.active}, %n: index,
+                   %m: index) -> (f64, f64) {
+  %s, %q = stencil.domain (%i, %j) = (0, 0) to (%n, %m) -> (f64, f64) {
+    %v = stencil.gather %x[0, 0] : memref<?x?xf64>
+    %v2 = arith.mulf %v, %v : f64
+    stencil.yield %v, %v2 : f64, f64
+  }
+  return %s, %q : f64, f64
+}
+"""
+
+
+def test_f32(rng):
+    f = stencilad.compile(F32).smooth32
+    n = 100
+    x = rng.uniform(-1, 1, n).astype(np.float32)
+    out = np.zeros(n, dtype=np.float32)
+    f(out, x, 0.25, n)
+    ref = x[1:-1] + np.float32(0.25) * (x[:-2] + x[2:])
+    np.testing.assert_allclose(out[1:-1], ref, rtol=1e-6)
+    assert out[0] == 0 and out[-1] == 0
+    with pytest.raises(TypeError, match="'out' must have dtype float32, not "
+                       "float64"):
+        f(out.astype(np.float64), x, 0.25, n)
+
+
+def test_two_results_and_their_seeds(rng):
+    f = stencilad.compile(SUMS).moments
+    x = rng.uniform(-1, 1, (7, 5))
+    s, q = f(x, 7, 5)
+    assert s == pytest.approx(x.sum(), rel=1e-12)
+    assert q == pytest.approx((x * x).sum(), rel=1e-12)
+    g = f.adjoint(x, 7, 5, seed0=2.0, seed1=3.0)
+    np.testing.assert_allclose(g["x"], 2.0 + 6.0 * x, rtol=1e-14)
+    report = stencilad.check_gradient(f, [x, 7, 5], threads=(1, 2))
+    print(report)
+    assert report.ok
+
+
+def test_results_only_over_part_of_an_array(rng):
+    f = stencilad.compile(SUMS).moments
+    x = rng.uniform(-1, 1, (7, 5))
+    s, _ = f(x, 3, 2)
+    assert s == pytest.approx(x[:3, :2].sum(), rel=1e-12)
+    with pytest.raises(ValueError, match=r"'x' has shape \(7, 5\), but the "
+                       r"function reads its dimension 1 at indices 0..5 "
+                       r"\(with m = 6\)"):
+        f(x, 7, 6)
