@@ -108,6 +108,7 @@ class Function:
                                           "unsupported": "no bounds in the "
                                           "library's description"})
         self._written = checks.written_arguments(self._plan)
+        self._bounds_ok = set()
         self._cfunc = getattr(module._lib, entry["c_symbol"])
         self._setup_cfunc()
 
@@ -168,7 +169,15 @@ class Function:
                 out.append(checks.scalar(v, p, where))
         if check_bounds:
             n = len(self.params)
-            checks.bounds(self._plan, params[:n], out[:n], where)
+            # The bounds depend on the integer arguments and the shapes
+            # alone: a combination seen before passed already.
+            key = tuple(v.shape if isinstance(v, np.ndarray) else
+                        v if isinstance(v, int) else None for v in out[:n])
+            if key not in self._bounds_ok:
+                checks.bounds(self._plan, params[:n], out[:n], where)
+                if len(self._bounds_ok) >= 64:
+                    self._bounds_ok.clear()
+                self._bounds_ok.add(key)
         checks.no_overlap([(p["name"], v) for p, v in zip(params, out)
                            if isinstance(v, np.ndarray)], where)
         return out

@@ -256,3 +256,16 @@ def test_unknown_pipeline_option():
     with pytest.raises(stencilad.CompileError, match="no_such_option"):
         stencilad.compile(UNBOUNDED, adjoint=False,
                           options={"no_such_option": 1})
+
+
+def test_bounds_remembered_per_shape_and_integers(wave, rng):
+    """A combination of shapes and integer arguments that passed is not
+    re-evaluated, but any other one is: a smaller array after a good call
+    is still refused."""
+    args = wave3d_args(rng)
+    wave(*args)
+    wave(*args)
+    small = args[1][:, :, :9].copy()
+    refused(wave, with_arg(args, 1, small), ValueError,
+            "'u_1' has shape .* reads its dimension 2 at indices 0..9")
+    refused(wave, with_arg(args, 5, 11), ValueError, r"\(with n = 11\)")
