@@ -126,3 +126,38 @@ def test_threads_reach_openmp():
         with mod.threads(count):
             assert mod._lib.omp_get_max_threads() == count
     assert mod._lib.omp_get_max_threads() == before
+
+
+def test_gil_released_during_calls(rng):
+    """While one Python thread is inside a compiled call (a time loop of a
+    few tens of milliseconds), another runs Python code: its loop records
+    times strictly inside the call."""
+    import threading
+    import time
+
+    from test_examples import fwi_args
+
+    f = example("fwi/fwi.mlir").fwi
+    args = fwi_args(rng, n=40, steps=1000)
+    spans = []
+
+    def work():
+        for _ in range(3):
+            run = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+            start = time.perf_counter()
+            f(*run, threads=1)
+            spans.append((start, time.perf_counter()))
+
+    ticks = []
+    worker = threading.Thread(target=work)
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+    worker.join()
+    # A thread that holds the GIL still yields it around the call (the
+    # switch interval, 5 ms, at its start and before the end time is
+    # taken): leave 15 ms at each end of a span.
+    inside = [t for t in ticks for a, b in spans if a + 0.015 < t < b - 0.015]
+    longest = max(b - a for a, b in spans)
+    assert longest > 0.045, "the call is too short to tell (%.3f s)" % longest
+    assert len(inside) > 100, (len(inside), spans)
