@@ -21,6 +21,7 @@
 #include "Stencil/Runtime/Checkpoint.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -229,13 +230,27 @@ void _mlir_ciface_stencil_ckpt_workspace(stencil_ckpt_bytes *result,
   result->strides[0] = 1;
 }
 
+/* Why the calling thread's last stencil_ckpt_start refused, or "". */
+static _Thread_local char lastError[256];
+
+/* Records and prints why a schedule cannot run. */
+static void refuse(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(lastError, sizeof(lastError), format, args);
+  va_end(args);
+  fprintf(stderr, "%s\n", lastError);
+}
+
+const char *stencil_ckpt_last_error(void) { return lastError; }
+
 stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
                                           int64_t bytesPerSlot) {
+  lastError[0] = 0;
   if (snapshots < 1) {
-    fprintf(stderr,
-            "stencil: the adjoint of a time loop needs at least 1 snapshot "
-            "(got %" PRId64 "); nothing was computed\n",
-            snapshots);
+    refuse("stencil: the adjoint of a time loop needs at least 1 snapshot "
+           "(got %" PRId64 "); nothing was computed",
+           snapshots);
     return NULL;
   }
   if (steps < 0)
@@ -250,16 +265,15 @@ stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
   if (!stateless &&
       (bytesPerSlot < 0 || slots > INT64_MAX / bytesPerSlot ||
        reserveWorkspace(slots * bytesPerSlot))) {
-    fprintf(stderr,
-            "stencil: out of memory for %" PRId64 " snapshots of %" PRId64
-            " bytes for the adjoint of a time loop; nothing was computed\n",
-            slots, bytesPerSlot);
+    refuse("stencil: out of memory for %" PRId64 " snapshots of %" PRId64
+           " bytes for the adjoint of a time loop; nothing was computed",
+           slots, bytesPerSlot);
     return NULL;
   }
   stencil_ckpt_schedule *s = stencil_ckpt_init(steps, slots);
   if (!s) {
-    fprintf(stderr, "stencil: out of memory for the checkpointing schedule "
-                    "of a time loop; nothing was computed\n");
+    refuse("stencil: out of memory for the checkpointing schedule of a time "
+           "loop; nothing was computed");
     return NULL;
   }
   if (stateless) {

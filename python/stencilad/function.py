@@ -73,6 +73,16 @@ class Module:
         return "<stencilad.Module %s: %s>" % (self.source,
                                              ", ".join(self._entries))
 
+    def schedule_error(self):
+        """Why the last checkpointing schedule this thread asked for was
+        refused (the runtime's message), or "" (docs/TimeLoops.md)."""
+        last_error = getattr(self._lib, "stencil_ckpt_last_error", None)
+        if last_error is None:
+            return ""
+        last_error.restype = ctypes.c_char_p
+        last_error.argtypes = []
+        return last_error().decode()
+
     @contextlib.contextmanager
     def threads(self, count):
         """Runs the body with `count` OpenMP threads (None: unchanged)."""
@@ -293,6 +303,13 @@ class AdjointFunction(Function):
                 checks.same_shape(v, values[p["of"]], p, self.params[p["of"]],
                                   where)
         self._invoke(self.params, values, threads)
+        if any(p["role"] == "extra" and p.get("extra") == "snapshots"
+               for p in self.params):
+            # A refused schedule computes nothing and leaves the shadows as
+            # they were: never return them as gradients.
+            error = self.module.schedule_error()
+            if error:
+                raise RuntimeError("%s: %s" % (where, error))
         grads = Gradients()
         for p, v in zip(self.params, values):
             if p["role"] == "shadow":

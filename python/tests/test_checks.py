@@ -269,3 +269,20 @@ def test_bounds_remembered_per_shape_and_integers(wave, rng):
     refused(wave, with_arg(args, 1, small), ValueError,
             "'u_1' has shape .* reads its dimension 2 at indices 0..9")
     refused(wave, with_arg(args, 5, 11), ValueError, r"\(with n = 11\)")
+
+
+def test_refused_schedule_raises():
+    """The runtime refuses a store-all workspace that cannot exist (2^40
+    steps of 8 MB states): the adjoint computes nothing, and Python raises
+    instead of returning the untouched shadows as gradients."""
+    import os
+    from conftest import ROOT
+    f = stencilad.compile(os.path.join(
+        ROOT, "test", "Integration", "Inputs", "time-loops.mlir")).decay1d
+    n = 1 << 20
+    a, b = np.zeros(n), np.zeros(n)
+    with pytest.raises(RuntimeError, match="out of memory for .* snapshots"):
+        f.adjoint(a, b, 0.5, n, 3, 1 << 40)
+    # A schedule that can run clears the error.
+    g = f.adjoint(np.ones(16), np.ones(16), 0.5, 16, 3, 4, snapshots=2)
+    assert np.any(g["a0"] != 0)

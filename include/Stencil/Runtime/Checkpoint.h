@@ -119,6 +119,12 @@ void _mlir_ciface_stencil_ckpt_workspace(stencil_ckpt_bytes *result,
                                          stencil_ckpt_schedule *schedule);
 void stencil_ckpt_release_workspace(void);
 
+/* Why the calling thread's last stencil_ckpt_start refused to schedule (the
+ * message it printed, without the newline), or "" when it did not: the
+ * adjoint of a time loop returns normally either way, so callers that must
+ * not take untouched shadows for gradients (the Python package) ask. */
+const char *stencil_ckpt_last_error(void);
+
 /* What the last schedule finished by stencil_ckpt_finish in this process
  * did: its steps, its slots (snapshots the adjoint allocated), the primal
  * steps its ADVANCE actions ran, its STORE actions, and the bytes of one

@@ -33,6 +33,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 enum { kMaxSteps = 64, kMaxSlots = 12 };
@@ -287,6 +288,15 @@ int main(void) {
         -3);
   check(stencil_ckpt_start(10, 5, INT64_MAX / 2) == NULL,
         "overflowing workspace accepted", 10, 5);
+  /* The refusal is also kept for callers that cannot read stderr, until
+   * the next schedule starts. */
+  check(strstr(stencil_ckpt_last_error(),
+               "stencil: out of memory for 5 snapshots") != NULL,
+        "refusal not recorded", 10, 5);
+  stencil_ckpt_schedule *fine = stencil_ckpt_start(10, 5, 8);
+  check(fine != NULL && stencil_ckpt_last_error()[0] == 0,
+        "refusal not cleared by a schedule that runs", 10, 5);
+  stencil_ckpt_finish(fine);
   stencil_ckpt_action done = stencil_ckpt_next(NULL);
   check(done.kind == STENCIL_CKPT_DONE, "NULL schedule not DONE", 0, 0);
   printf("%d passed, %d failed\n", passed, failed);
