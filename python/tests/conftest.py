@@ -3,7 +3,6 @@ per session, into a cache of the session's own (STENCILAD_CACHE, which the
 lit test sets; a temporary folder otherwise)."""
 
 import os
-import sys
 
 import numpy as np
 import pytest

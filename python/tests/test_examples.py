@@ -3,7 +3,6 @@ finite differences in random directions, the dot-product test where the
 kernel is linear, and 1 vs 2 threads bitwise (stencilad.check_gradient)."""
 
 import numpy as np
-import pytest
 
 import stencilad
 from conftest import example, wave3d_args
