@@ -102,6 +102,16 @@ std::optional<IndexRange> add(const IndexRange &a, int64_t scale, const IndexRan
   return IndexRange{*lo, *hi};
 }
 
+/// The interval holding `c` alone.
+IndexRange point(int64_t c) {
+  return IndexRange{IndexExpr::ofConstant(c), IndexExpr::ofConstant(c)};
+}
+
+/// [lb, ub) as an inclusive interval: its last element is ub - 1.
+std::optional<IndexRange> lastBefore(const IndexRange &ub) {
+  return add(ub, -1, point(1));
+}
+
 std::optional<IndexRange> scale(const IndexRange &a, int64_t factor) {
   return add(IndexRange{}, factor, a);
 }
@@ -178,8 +188,7 @@ std::optional<IndexRange> Planner::evalAffine(AffineExpr expr,
                                          ArrayRef<IndexRange> symbols,
                                          Operation *user) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
-    return IndexRange{IndexExpr::ofConstant(c.getValue()),
-                 IndexExpr::ofConstant(c.getValue())};
+    return point(c.getValue());
   if (auto s = dyn_cast<AffineSymbolExpr>(expr))
     return symbols[s.getPosition()];
   auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
@@ -255,7 +264,7 @@ void Planner::walkSubview(memref::SubViewOp subview, Conditions &when) {
   auto rangeOfFold = [&](OpFoldResult ofr) -> std::optional<IndexRange> {
     if (auto attr = dyn_cast<Attribute>(ofr)) {
       int64_t c = cast<IntegerAttr>(attr).getInt();
-      return IndexRange{IndexExpr::ofConstant(c), IndexExpr::ofConstant(c)};
+      return point(c);
     }
     return rangeOf(cast<Value>(ofr), subview);
   };
@@ -276,9 +285,7 @@ void Planner::walkSubview(memref::SubViewOp subview, Conditions &when) {
       return;
     }
     auto end = add(*offset, *stride, *size);
-    auto lastIndex = end ? add(*end, -*stride, IndexRange{IndexExpr::ofConstant(1),
-                                                     IndexExpr::ofConstant(1)})
-                         : std::nullopt;
+    auto lastIndex = end ? add(*end, -*stride, point(1)) : std::nullopt;
     if (!lastIndex) {
       fail(subview, "an index range that overflows");
       return;
@@ -325,8 +332,7 @@ void Planner::walkFor(scf::ForOp loop, Conditions &when) {
     fail(loop, "a loop whose step is not a positive constant");
     return;
   }
-  auto last = add(*ub, -1, IndexRange{IndexExpr::ofConstant(1),
-                                 IndexExpr::ofConstant(1)});
+  auto last = lastBefore(*ub);
   if (!last) {
     fail(loop, "an index range that overflows");
     return;
@@ -399,8 +405,7 @@ void Planner::walkDomain(DomainOp domain, Conditions &when) {
                          domain);
     if (!lb || !ub)
       return;
-    auto last = add(*ub, -1, IndexRange{IndexExpr::ofConstant(1),
-                                   IndexExpr::ofConstant(1)});
+    auto last = lastBefore(*ub);
     if (!last) {
       fail(domain, "an index range that overflows");
       return;
@@ -424,8 +429,7 @@ void Planner::walkDomain(DomainOp domain, Conditions &when) {
     for (auto [dim, offset] : llvm::zip(accessOp.getIterationDims(),
                                         accessOp.getArrayOffset())) {
       auto r = add(ranges[domain.getInductionVars()[dim]], 1,
-                   IndexRange{IndexExpr::ofConstant(offset),
-                         IndexExpr::ofConstant(offset)});
+                   point(offset));
       if (!r) {
         fail(&op, "an index range that overflows");
         return;
@@ -442,8 +446,7 @@ void Planner::walkOp(Operation *op, Conditions &when) {
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
       if (c.getType().isIntOrIndex())
-        ranges[c.getResult()] = IndexRange{IndexExpr::ofConstant(i.getInt()),
-                                      IndexExpr::ofConstant(i.getInt())};
+        ranges[c.getResult()] = point(i.getInt());
     return;
   }
   if (isa<arith::AddIOp, arith::SubIOp>(op)) {

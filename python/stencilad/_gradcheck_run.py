@@ -22,7 +22,7 @@ class Problem:
                              "mark an argument stencil.active" % f.name)
         self.f = f
         self.kwargs = kwargs
-        self.values = f._bind(f.params, list(args), {}, f.name)
+        self.values = f._bind(list(args), {}, f.name)
         self.index = {p["name"]: k for k, p in enumerate(f.params)}
         shadows = [p for p in f.adjoint.params if p["role"] == "shadow"]
         self.shadow_names = {f.params[p["of"]]["name"]: p["name"]

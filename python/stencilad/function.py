@@ -149,11 +149,16 @@ class Function:
     def __repr__(self):
         return "<stencilad.Function %s>" % self.signature
 
-    def _bind(self, params, args, kwargs, where):
-        names = [p["name"] for p in params]
-        if len(args) > len(names):
-            raise TypeError("%s takes %d arguments, %d given"
-                            % (where, len(names), len(args)))
+    def _too_many(self, where, given):
+        return "%s takes %d arguments, %d given" % (where, len(self.params),
+                                                   given)
+
+    def _by_name(self, args, kwargs, where, positional):
+        """The arguments by IR name: the first `positional` may be given
+        positionally, any by name, none twice."""
+        names = [p["name"] for p in self.params]
+        if len(args) > positional:
+            raise TypeError(self._too_many(where, len(args)))
         bound = dict(zip(names, args))
         for key, value in kwargs.items():
             if key not in names:
@@ -162,11 +167,19 @@ class Function:
             if key in bound:
                 raise TypeError("%s got argument '%s' twice" % (where, key))
             bound[key] = value
+        return bound
+
+    def _in_order(self, bound, where):
+        names = [p["name"] for p in self.params]
         missing = [n for n in names if n not in bound]
         if missing:
             raise TypeError("%s is missing argument(s): %s"
                             % (where, ", ".join(missing)))
         return [bound[n] for n in names]
+
+    def _bind(self, args, kwargs, where):
+        return self._in_order(self._by_name(args, kwargs, where,
+                                            len(self.params)), where)
 
     def _check(self, params, values, written, check_bounds, where):
         """Checked values: Python numbers and arrays; then the bounds of the
@@ -221,7 +234,7 @@ class Function:
 
     def __call__(self, *args, threads=None, check_bounds=True, **kwargs):
         where = self.name
-        values = self._bind(self.params, args, kwargs, where)
+        values = self._bind(args, kwargs, where)
         values = self._check(self.params, values, self._written,
                              check_bounds, where)
         return self._invoke(self.params, values, threads)
@@ -251,6 +264,11 @@ class AdjointFunction(Function):
         for group in self._plan.get("same_shape", []):
             self._written |= set(group)
 
+    def _too_many(self, where, given):
+        return ("%s takes the %d primal arguments positionally; pass "
+                "shadows, seeds and snapshots by name"
+                % (where, self._primal_count))
+
     def _defaults(self, values_by_name):
         """Fills shadows, seeds and extras the caller left out."""
         params = self.params
@@ -272,19 +290,7 @@ class AdjointFunction(Function):
 
     def __call__(self, *args, threads=None, check_bounds=True, **kwargs):
         where = self.name
-        names = [p["name"] for p in self.params]
-        if len(args) > self._primal_count:
-            raise TypeError("%s takes the %d primal arguments positionally; "
-                            "pass shadows, seeds and snapshots by name"
-                            % (where, self._primal_count))
-        by_name = dict(zip(names, args))
-        for key, value in kwargs.items():
-            if key not in names:
-                raise TypeError("%s got an unexpected argument '%s'"
-                                % (where, key))
-            if key in by_name:
-                raise TypeError("%s got argument '%s' twice" % (where, key))
-            by_name[key] = value
+        by_name = self._by_name(args, kwargs, where, self._primal_count)
         self._defaults(by_name)
         # Scalar shadows travel as rank-0 arrays the gradient is added to.
         for p in self._shadow_params:
@@ -294,7 +300,7 @@ class AdjointFunction(Function):
                     p, element=p["element"]), where)
                 by_name[p["name"]] = np.array(
                     start, dtype=ELEMENT_DTYPES[p["element"]])
-        values = self._bind(self.params, [], by_name, where)
+        values = self._in_order(by_name, where)
         self._check_extras(values, where)
         values = self._check(self.params, values, self._written,
                              check_bounds, where)
