@@ -10,6 +10,7 @@ names or printed IR.
 
 import contextlib
 import ctypes
+import inspect
 
 import numpy as np
 
@@ -145,6 +146,18 @@ class Function:
         results = ", ".join(r["mlir_type"] for r in self.entry["results"])
         return "%s(%s)%s" % (self.name, args,
                              " -> " + results if results else "")
+
+    @property
+    def __signature__(self):
+        """For help() and editors: the IR's arguments, then the options."""
+        P = inspect.Parameter
+        params = [P(p["name"], P.POSITIONAL_OR_KEYWORD)
+                  for p in self.params if p["role"] == "argument"]
+        params += [P(p["name"], P.KEYWORD_ONLY, default=None)
+                   for p in self.params if p["role"] != "argument"]
+        params += [P("threads", P.KEYWORD_ONLY, default=None),
+                   P("check_bounds", P.KEYWORD_ONLY, default=True)]
+        return inspect.Signature(params)
 
     def __repr__(self):
         return "<stencilad.Function %s>" % self.signature

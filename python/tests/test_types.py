@@ -71,3 +71,15 @@ def test_results_only_over_part_of_an_array(rng):
                        r"function reads its dimension 1 at indices 0..5 "
                        r"\(with m = 6\)"):
         f(x, 7, 6)
+
+
+def test_signature_from_the_ir():
+    import inspect
+    f = stencilad.compile(SUMS).moments
+    assert str(inspect.signature(f)) == ("(x, n, m, *, threads=None, "
+                                         "check_bounds=True)")
+    assert str(inspect.signature(f.adjoint)) == (
+        "(x, n, m, *, x_b=None, seed0=None, seed1=None, threads=None, "
+        "check_bounds=True)")
+    assert f.signature == ("moments(x: memref<?x?xf64>, n: index, m: index) "
+                           "-> f64, f64")
