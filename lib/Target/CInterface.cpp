@@ -71,6 +71,8 @@ static FailureOr<CValue> describe(Type type) {
                value.element;
   value.isDescriptor = true;
   value.rank = memref.getRank();
+  for (int64_t extent : memref.getShape())
+    value.shape.push_back(ShapedType::isDynamic(extent) ? -1 : extent);
   return value;
 }
 
@@ -312,6 +314,13 @@ static llvm::json::Array valuesToJSON(ArrayRef<CValue> values) {
         {"rank", value.rank},
         {"element", value.element},
         {"role", roleName(value.role)}};
+    if (value.isDescriptor) {
+      llvm::json::Array shape;
+      for (int64_t extent : value.shape)
+        shape.push_back(extent < 0 ? llvm::json::Value(nullptr)
+                                   : llvm::json::Value(extent));
+      object["shape"] = std::move(shape);
+    }
     if (value.of >= 0)
       object["of"] = value.of;
     if (!value.extra.empty())

@@ -62,16 +62,28 @@ def array(value, arg, where, written):
     if value.ndim != arg["rank"]:
         raise ValueError("%s: argument '%s' must have %d dimension(s), not %d"
                          % (where, name, arg["rank"], value.ndim))
+    static = arg.get("shape") or [None] * value.ndim
+    for k, want in enumerate(static):
+        if want is not None and value.shape[k] != want:
+            raise ValueError("%s: argument '%s' must have extent %d in "
+                             "dimension %d (%s), not %d"
+                             % (where, name, want, k, arg["mlir_type"],
+                                value.shape[k]))
     for k, (extent, stride) in enumerate(zip(value.shape, value.strides)):
         if extent <= 1:
             continue
         last = k == value.ndim - 1
+        # Behind static extents the stride is compiled in: row-major.
+        fixed = all(e is not None for e in static[k + 1:])
+        row_major = value.itemsize * int(np.prod(value.shape[k + 1:]))
         if stride <= 0 or stride % value.itemsize or (
-                last and stride != value.itemsize):
+                last and stride != value.itemsize) or (
+                fixed and stride != row_major):
             raise ValueError(
                 "%s: argument '%s' has strides %s (bytes); the compiled code "
-                "takes arrays whose last dimension is contiguous and whose "
-                "other strides are positive whole elements (pass "
+                "takes arrays whose last dimension is contiguous, whose "
+                "other strides are positive whole elements, and which are "
+                "row-major behind static extents (pass "
                 "numpy.ascontiguousarray(%s))"
                 % (where, name, value.strides, name))
     if written and not value.flags.writeable:

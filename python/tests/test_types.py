@@ -83,3 +83,33 @@ def test_signature_from_the_ir():
         "check_bounds=True)")
     assert f.signature == ("moments(x: memref<?x?xf64>, n: index, m: index) "
                            "-> f64, f64")
+
+
+STATIC = """
+func.func @corner(%out: memref<?x?xf64>, %in: memref<4x4xf64> {stencil.active},
+                  %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %x = stencil.gather %in[0, 0] : memref<4x4xf64>
+    %y = arith.mulf %x, %x : f64
+    stencil.store %y to %out : memref<?x?xf64>
+  }
+  return
+}
+"""
+
+
+def test_static_extents_and_strides(rng):
+    """A memref<4x4xf64> argument: its extents and its row stride are
+    compiled in, so another shape, or a view whose rows are not 4 apart,
+    is refused; the right view works."""
+    f = stencilad.compile(STATIC).corner
+    out = np.zeros((3, 3))
+    with pytest.raises(ValueError, match=r"'in' must have extent 4 in "
+                       r"dimension 1 \(memref<4x4xf64>\), not 5"):
+        f(out, np.ones((4, 5)), 3)
+    big = rng.uniform(-1, 1, (4, 8))
+    with pytest.raises(ValueError, match="'in' has strides .* row-major "
+                       "behind static extents"):
+        f(out, big[:, :4], 3)
+    f(out, np.ascontiguousarray(big[:, :4]), 3)
+    np.testing.assert_array_equal(out, big[:3, :3] ** 2)

@@ -31,6 +31,9 @@ struct CValue {
   bool isDescriptor = false;
   /// The rank of a descriptor (0 for scalars).
   int64_t rank = 0;
+  /// The extents of a descriptor's memref type, -1 where dynamic. Static
+  /// extents (and the strides they fix) are compiled into the code.
+  std::vector<int64_t> shape;
   /// The element type of a descriptor, or the scalar type: `f64`, `f32`,
   /// `index`, `i64`, ... (MLIR spelling).
   std::string element;
