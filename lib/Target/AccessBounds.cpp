@@ -134,6 +134,10 @@ struct View {
   bool local = false;
 };
 
+constexpr const char *kUnknownArray =
+    "an array that is neither an argument, a subview of one, a time-loop "
+    "rotation of them nor allocated here";
+
 class Planner {
 public:
   explicit Planner(func::FuncOp func) : func(func) {}
@@ -235,8 +239,7 @@ void Planner::access(Operation *op, Value array, ValueRange indices,
                      bool writes, const Conditions &when) {
   auto it = views.find(array);
   if (it == views.end()) {
-    fail(op, "an array that is neither an argument, a subview of one, a "
-             "time-loop rotation of them nor allocated here");
+    fail(op, kUnknownArray);
     return;
   }
   SmallVector<IndexRange> r;
@@ -422,8 +425,8 @@ void Planner::walkDomain(DomainOp domain, Conditions &when) {
     }
     auto it = views.find(accessOp.getAccessedArray());
     if (it == views.end()) {
-      access(&op, accessOp.getAccessedArray(), {}, false, when);
-      continue;
+      fail(&op, kUnknownArray);
+      return;
     }
     SmallVector<IndexRange> indices;
     for (auto [dim, offset] : llvm::zip(accessOp.getIterationDims(),

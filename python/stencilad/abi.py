@@ -62,9 +62,10 @@ class Layout:
         d.aligned = pointer
         d.offset = 0
         if value["rank"]:
+            strides = element_strides(array)
             for k in range(value["rank"]):
                 d.sizes[k] = array.shape[k]
-                d.strides[k] = element_strides(array)[k]
+                d.strides[k] = strides[k]
         return d
 
 

@@ -271,6 +271,9 @@ class AdjointFunction(Function):
         self._primal_count = sum(1 for p in self.params
                                  if p["role"] == "argument")
         self._shadow_params = [p for p in self.params if p["role"] == "shadow"]
+        self._has_schedule = any(p["role"] == "extra" and
+                                 p.get("extra") == "snapshots"
+                                 for p in self.params)
         self._written |= {k for k, p in enumerate(self.params)
                           if p["role"] == "shadow"}
         # The state of a time loop is work space during the adjoint.
@@ -322,8 +325,7 @@ class AdjointFunction(Function):
                 checks.same_shape(v, values[p["of"]], p, self.params[p["of"]],
                                   where)
         self._invoke(self.params, values, threads)
-        if any(p["role"] == "extra" and p.get("extra") == "snapshots"
-               for p in self.params):
+        if self._has_schedule:
             # A refused schedule computes nothing and leaves the shadows as
             # they were: never return them as gradients.
             error = self.module.schedule_error()
