@@ -8,6 +8,7 @@
 
 #include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Distribution/Passes.h"
 #include "Stencil/Target/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -24,6 +25,9 @@ void mlir::stencil::buildConvertToOMPPipeline(
     OpPassManager &pm, const ConvertToOMPOptions &options) {
   ConvertStencilToAffinePassOptions toAffine;
   toAffine.scatter = options.scatter;
+  // The exchanges of distributed functions first: shard.update_halo is
+  // Pure, and nothing may fold it before it is lowered (a no-op elsewhere).
+  pm.addPass(createStencilLowerHaloExchangePass());
   if (options.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (options.scatter == ScatterLowering::Gather) {

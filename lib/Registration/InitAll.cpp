@@ -8,6 +8,7 @@
 #include "Stencil/InitAll.h"
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Distribution/Passes.h"
 #include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Target/CInterface.h"
@@ -17,13 +18,17 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Conversion/MPIToLLVM/MPIToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -32,9 +37,13 @@ void mlir::stencil::registerStencilInputDialects(DialectRegistry &registry) {
   registry.insert<StencilDialect, affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect>();
+  // Distributed functions (--stencil-distribute): the process grid, its
+  // exchanges, and the MPI implementation attribute.
+  registry.insert<DLTIDialect, mpi::MPIDialect, shard::ShardDialect>();
   // The ConvertToLLVM interfaces are extensions: without them
   // --convert-to-llvm silently converts nothing.
   registerAllExtensions(registry);
+  mpi::registerConvertMPIToLLVMInterface(registry);
   registerAllAdjointRules(registry);
   // The dialect verifies its attributes (`stencil.active`, ...) only while
   // it is loaded. A module may carry them on func ops before any stencil op
@@ -53,6 +62,7 @@ void mlir::stencil::registerAllStencilPasses() {
   registerStencilTransformsPasses();
   registerStencilConversionPasses();
   registerStencilTargetPasses();
+  registerStencilDistributionPasses();
   registerStencilPipelines();
 }
 

@@ -124,10 +124,27 @@ static LogicalResult setRoles(func::FuncOp func, CEntryPoint &entry) {
   auto extras = func->getAttrOfType<ArrayAttr>(D::ExtraArgsAttrHelper::getNameStr());
   auto primal = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       func, StringAttr::get(func.getContext(), entry.adjointOf));
-  if (!shadows || !extras || !primal)
+  if (!extras)
     return success();
   int64_t numArgs = entry.arguments.size();
+  if (!shadows || !primal) {
+    // A primal with extra arguments (the global extents of a distributed
+    // function) has them last.
+    int64_t next = numArgs - int64_t(extras.size());
+    if (next < 0)
+      return func.emitOpError() << "has fewer arguments than extra arguments";
+    for (Attribute name : extras) {
+      entry.arguments[next].role = CValue::Role::Extra;
+      entry.arguments[next++].extra = cast<StringAttr>(name).getValue().str();
+    }
+    return success();
+  }
+  // The primal's own extra arguments are not among the adjoint's primal
+  // arguments: the adjoint has its extras (the primal's included) last.
   int64_t first = primal.getNumArguments();
+  if (auto primalExtras = primal->getAttrOfType<ArrayAttr>(
+          D::ExtraArgsAttrHelper::getNameStr()))
+    first -= int64_t(primalExtras.size());
   int64_t seeds = numArgs - first - int64_t(shadows.size()) -
                   int64_t(extras.size());
   if (seeds != int64_t(primal.getNumResults()))

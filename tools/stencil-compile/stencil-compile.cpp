@@ -144,10 +144,37 @@ static std::string runtimeLibrary() {
   return std::string(path);
 }
 
+static std::string distRuntimeLibrary() {
+  SmallString<256> path(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(executablePath)));
+  llvm::sys::path::append(path, "lib", "libStencilDistRuntime.a");
+  return std::string(path);
+}
+
+/// What a shared library of distributed functions (--stencil-distribute)
+/// links besides: the distributed run-time library and MPI.
+static LogicalResult appendDistLibraries(SmallVectorImpl<std::string> &args) {
+  std::string runtime = distRuntimeLibrary();
+  StringRef mpi = STENCIL_MPI_LIBRARIES;
+  if (mpi.empty() || !llvm::sys::fs::exists(runtime)) {
+    llvm::errs() << "stencil-compile: the module has distributed functions, "
+                    "but this build has no MPI (libmpich-dev) or no "
+                 << runtime << "\n";
+    return failure();
+  }
+  args.push_back(runtime);
+  SmallVector<StringRef> libraries;
+  mpi.split(libraries, '|', -1, /*KeepEmpty=*/false);
+  for (StringRef library : libraries)
+    args.push_back(library.str());
+  return success();
+}
+
 /// Compiles the LLVM IR at `ll` with clang-22, as the ABI expects
 /// (docs/ABI.md): -O3, OpenMP, and for shared libraries the run-time
-/// library, libm and the rpath of LLVM's libomp.
-static LogicalResult compileWithClang(StringRef ll) {
+/// library, libm and the rpath of LLVM's libomp (and, for `distributed`
+/// modules, the distributed run-time library and MPI).
+static LogicalResult compileWithClang(StringRef ll, bool distributed) {
   std::string clang = STENCIL_CLANG;
   if (const char *env = std::getenv("CLANG"))
     clang = env;
@@ -170,6 +197,8 @@ static LogicalResult compileWithClang(StringRef ll) {
       return failure();
     }
     args.push_back(runtime);
+    if (distributed && failed(appendDistLibraries(args)))
+      return failure();
   }
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   if (verbose) {
@@ -320,9 +349,10 @@ static LogicalResult run(MLIRContext &context,
       llvm::sys::fs::createTemporaryFile("stencil-compile", "ll", ll))
     return reportError("cannot create a temporary file");
   llvm::FileRemover removeLL(keepLL.empty() ? ll.str() : StringRef());
+  bool distributed = module->lookupSymbol("stencil_dist_check_grid");
   if (failed(translateToLLVMIR(*module, ll)))
     return failure();
-  return compileWithClang(ll);
+  return compileWithClang(ll, distributed);
 }
 
 int main(int argc, char **argv) {

@@ -1,0 +1,91 @@
+//===- DistributionPlan.h - Halos and exchanges of a block decomposition -===//
+//
+// This file declares the plan of --stencil-distribute: for one function,
+// from the offsets its domains read and write alone, how far each domain's
+// iteration box reaches beyond a rank's block, the halo each array needs,
+// and where the (forward) halo exchanges go. The plan holds no IR;
+// Distribute.cpp builds IR from it and `report` prints it as JSON.
+//
+// A rank owns a block [s, e) of the global index space in each dimension.
+// A domain whose writes are at offsets W runs, on that rank, the points p
+// of its global box with p + w in [s, e) for some w: p in
+// [s - max W, e - min W). Points it writes outside the block are scratch
+// (they are some other rank's, which computes them itself), so no
+// contribution travels backwards: the gather form of an adjoint, whose
+// writes are all at the centre, reaches nothing beyond the block, and a
+// scatter domain computes its neighbours' contributions redundantly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_DISTRIBUTION_DISTRIBUTIONPLAN_H
+#define STENCIL_DISTRIBUTION_DISTRIBUTIONPLAN_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mlir::stencil {
+
+/// One access of a domain: array number, whether it writes, its offset.
+struct DistAccess {
+  unsigned array;
+  bool write;
+  SmallVector<int64_t> offset;
+};
+
+/// Per dimension, a width below and above the block.
+struct HaloWidths {
+  SmallVector<int64_t> lower, upper;
+
+  explicit HaloWidths(unsigned rank = 0) : lower(rank, 0), upper(rank, 0) {}
+  bool empty() const;
+  /// Raises each width to at least `other`'s.
+  void widen(const HaloWidths &other);
+  int64_t max() const;
+};
+
+/// A halo exchange of one array before one domain.
+struct HaloExchange {
+  unsigned array;
+  HaloWidths widths;
+};
+
+/// What one domain does on a rank.
+struct DistDomain {
+  /// The domain's points run where p + w meets the block for a write
+  /// offset w: [s - reach.lower, e + reach.upper) intersected with its box.
+  HaloWidths reach;
+  /// Exchanges that run right before the domain, in array order.
+  SmallVector<HaloExchange> exchanges;
+};
+
+/// The plan of one function.
+struct DistributionPlan {
+  unsigned rank = 0;
+  std::vector<DistDomain> domains;
+  /// Per array, the widths it needs around the block: what exchanges fill
+  /// and what domains write beyond the block.
+  SmallVector<HaloWidths> halos;
+
+  /// The widest halo of any array on any side.
+  int64_t maxHalo() const;
+  /// Per dimension, the widest exchange (a block must be at least this
+  /// wide, or a neighbour's halo would reach past it).
+  SmallVector<int64_t> maxExchange() const;
+  void printJSON(raw_ostream &os) const;
+};
+
+/// Plans a function of `numArrays` distributed arrays whose domains, in
+/// program order, make the accesses `domains` (offsets of `rank` entries).
+/// Halos are not trusted on entry: the first read beyond the block of
+/// each array, and the first after each write to it, is preceded by an
+/// exchange as wide as every read until the next write needs.
+DistributionPlan planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
+                                  unsigned numArrays, unsigned rank);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_DISTRIBUTION_DISTRIBUTIONPLAN_H

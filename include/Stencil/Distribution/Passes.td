@@ -1,0 +1,104 @@
+//===- Passes.td - Distributed-memory passes ---------------*- tablegen -*-===//
+//
+// The passes that distribute stencil functions over a Cartesian process
+// grid (a block decomposition with forward halo exchanges) and lower those
+// exchanges to the `mpi` dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_DISTRIBUTION_PASSES_TD
+#define STENCIL_DISTRIBUTION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
+  let summary = "Distribute stencil functions over an MPI process grid";
+  let description = [{
+    Makes every function with stencil domains (the primal and, after
+    `--stencil-adjoint`, its gather-ready adjoint) run on one block of a
+    block decomposition of the global index space over the Cartesian
+    process grid `grid` (one entry per dimension, e.g. `grid=1,2,2`):
+
+    - Each distributed array argument is the rank's block with a halo of
+      `halo` points on every side of every dimension; the function gains
+      one trailing `index` argument per dimension, the global extents
+      (`stencil.extra_args` = `global_extent_<k>`). Rank `r` of
+      `MPI_COMM_WORLD` is grid point `r` in row-major order and owns
+      `stencil_dist_block_start/count` (lib/Runtime/Distributed.c) of each
+      dimension.
+    - Each domain runs only the points whose writes meet the block
+      (DistributionPlan.h); writes beyond the block are scratch. Domains
+      are bounded in global coordinates, so the gather form's boundary
+      nests run only at the global boundary.
+    - `shard.update_halo` exchanges (forward only) go before the domains
+      that read beyond the block, one per array between two writes of it,
+      as wide as the widest read until the next write.
+    - Checks at run time, with the function's location: the communicator
+      size against the grid, each array's extents against its block, and
+      each block against the widest exchange.
+
+    `report` prints the plan of each function as a remark (JSON). The
+    module gets a private `shard.grid @stencil_grid` and the
+    `dlti.map<"MPI:Implementation" = "MPICH">` the MPI lowering needs.
+
+    #### Input invariant
+    - Function bodies are single blocks of stencil domains and side-effect
+      free scalar ops; no time loops, allocations, calls or sums (domain
+      results) yet; every domain has the grid's rank; arrays are
+      dynamically shaped, identity-layout arguments of that rank, accessed
+      without `dims` (each is reported otherwise).
+
+    #### Output IR
+    - The same functions over views of the blocks, with clipped bounds,
+      `shard.process_multi_index`, `shard.update_halo` and calls to the
+      run-time library.
+  }];
+  let options = [
+    ListOption<"grid", "grid", "int64_t",
+               "Processes along each dimension (required)">,
+    Option<"halo", "halo", "int64_t", "-1",
+           "Halo width of every array (-1: the widest any function needs)">,
+    Option<"report", "report", "bool", "false",
+           "Print each function's distribution plan as a remark (JSON)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::DLTIDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::shard::ShardDialect",
+  ];
+}
+
+def StencilLowerHaloExchangePass
+    : Pass<"stencil-lower-halo-exchange", "::mlir::ModuleOp"> {
+  let summary = "Lower shard.update_halo on memrefs to mpi.send/mpi.recv";
+  let description = [{
+    Lowers `shard.update_halo` (memref form, static halo sizes, one grid
+    axis per split dimension) and `shard.process_multi_index` to the `mpi`
+    dialect, and erases the `shard.grid`s nothing uses any more. It stands
+    in for upstream `--convert-shard-to-mpi`, which in MLIR 22 reads
+    dynamic extents with `memref.dim` at index `kDynamic`, chains blocking
+    sends across an axis, and sends rank > 1 buffers whose element count
+    the MPI-to-LLVM lowering takes from their first extent only
+    (docs/Distributed.md). Here each side of each split dimension packs
+    its slab into a 1-D buffer, ranks with an even grid coordinate send
+    before they receive and odd ones after, so every exchange takes two
+    rounds whatever the number of ranks; a side of width 0 or without a
+    neighbour sends nothing.
+
+    #### Output IR
+    - `mpi.comm_world`, `mpi.comm_rank`, `mpi.send`, `mpi.recv`, packing
+      loops (`scf.for`, `memref.load/store`) and `memref.alloc/dealloc`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::mpi::MPIDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+#endif // STENCIL_DISTRIBUTION_PASSES_TD

@@ -1,0 +1,315 @@
+//===- DistributeEmitter.cpp - IR of a distributed function --------------===//
+//
+// This file builds a distributed function from its plan: the rank's block
+// of each dimension (lib/Runtime/Distributed.c decides it, so that callers
+// and the compiled code share one formula), run-time checks with the
+// function's location, views of the blocks indexed in global coordinates,
+// `shard.update_halo` before the domains that read beyond the block, and
+// domain bounds clipped to what the rank computes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistributeEmitter.h"
+#include "Stencil/Dialect/StencilDialect.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::emitGrid(ModuleOp module, ArrayRef<int64_t> grid) {
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto op = shard::GridOp::create(b, module.getLoc(), kGridName, grid);
+  op.setPrivate();
+  // The MPI lowering takes the implementation's ABI from here; a module
+  // that names one keeps it.
+  if (!module->hasAttr("dlti.map"))
+    module->setAttr("dlti.map",
+                    parseAttribute("#dlti.map<\"MPI:Implementation\" = \"MPICH\">",
+                                   module.getContext()));
+}
+
+namespace {
+/// The run-time library (Stencil/Runtime/Distributed.h).
+struct DistRuntime {
+  func::FuncOp checkGrid, blockStart, blockCount, checkExtent, checkBlock;
+};
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(DistributedFunction &dist, ArrayRef<int64_t> grid,
+                  int64_t halo)
+      : dist(dist), grid(grid), halo(halo), b(dist.func.getContext()),
+        loc(dist.func.getLoc()), rank(grid.size()) {}
+
+  void emit() {
+    declareRuntime();
+    addExtentArguments();
+    b.setInsertionPointToStart(&dist.func.getBody().front());
+    emitBlock();
+    emitChecks();
+    for (BlockArgument array : dist.arrays) {
+      SmallVector<Value> origin;
+      for (unsigned k = 0; k < rank; ++k)
+        origin.push_back(sub(starts[k], constant(halo)));
+      views.push_back(makeView(array, origin));
+    }
+    for (unsigned i = 0; i < dist.domains.size(); ++i) {
+      b.setInsertionPoint(dist.domains[i]);
+      for (const HaloExchange &exchange : dist.plan.domains[i].exchanges)
+        emitExchange(exchange);
+      clipDomain(i);
+    }
+  }
+
+private:
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value toI64(Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  }
+  Value i64(int64_t value) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
+  }
+  Value call(func::FuncOp callee, ValueRange args) {
+    auto op = func::CallOp::create(b, loc, callee, args);
+    if (op.getNumResults() == 0)
+      return {};
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                      op.getResult(0));
+  }
+
+  void declareRuntime();
+  void addExtentArguments();
+  void emitBlock();
+  void emitChecks();
+  Value makeView(Value memref, ArrayRef<Value> origin);
+  void emitExchange(const HaloExchange &exchange);
+  void clipDomain(unsigned i);
+
+  DistributedFunction &dist;
+  ArrayRef<int64_t> grid;
+  int64_t halo;
+  OpBuilder b;
+  Location loc;
+  unsigned rank;
+  DistRuntime runtime;
+  Value where;
+  SmallVector<Value> extents, starts, counts, ends;
+  /// Per array, the view the next domain accesses it through.
+  SmallVector<Value> views;
+  unsigned numExchanges = 0;
+};
+} // namespace
+
+void FunctionEmitter::declareRuntime() {
+  auto module = dist.func->getParentOfType<ModuleOp>();
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type i64 = b.getI64Type();
+  auto declare = [&](StringRef name, TypeRange args, TypeRange results) {
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto decl = func::FuncOp::create(b, module.getLoc(), name,
+                                     b.getFunctionType(args, results));
+    decl.setPrivate();
+    return decl;
+  };
+  // The names and signatures of Stencil/Runtime/Distributed.h.
+  runtime.checkGrid = declare("stencil_dist_check_grid", {ptr, i64}, {});
+  runtime.blockStart =
+      declare("stencil_dist_block_start", {i64, i64, i64}, {i64});
+  runtime.blockCount =
+      declare("stencil_dist_block_count", {i64, i64, i64}, {i64});
+  runtime.checkExtent = declare("stencil_dist_check_extent",
+                                {ptr, ptr, i64, i64, i64}, {});
+  runtime.checkBlock =
+      declare("stencil_dist_check_block", {ptr, i64, i64, i64}, {});
+}
+
+void FunctionEmitter::addExtentArguments() {
+  func::FuncOp func = dist.func;
+  MLIRContext *ctx = func.getContext();
+  auto attrName = StencilDialect::ExtraArgsAttrHelper::getNameStr();
+  SmallVector<Attribute> extras;
+  if (auto existing = func->getAttrOfType<ArrayAttr>(attrName))
+    llvm::append_range(extras, existing.getValue());
+  for (unsigned k = 0; k < rank; ++k) {
+    std::string name = "global_extent_" + std::to_string(k);
+    (void)func.insertArgument(func.getNumArguments(), b.getIndexType(), {},
+                              NameLoc::get(StringAttr::get(ctx, name), loc));
+    extents.push_back(func.getArguments().back());
+    extras.push_back(StringAttr::get(ctx, name));
+  }
+  func->setAttr(attrName, ArrayAttr::get(ctx, extras));
+}
+
+/// `file:line:col: 'name'`, what the run-time checks print first.
+static std::string describe(func::FuncOp func) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = func.getLoc()->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  os << "'" << func.getSymName() << "'";
+  return text;
+}
+
+void FunctionEmitter::emitBlock() {
+  where = LLVM::createGlobalString(
+      loc, b, ("stencil_dist_where_" + dist.func.getSymName()).str(),
+      describe(dist.func), LLVM::Linkage::Internal);
+  int64_t processes = 1;
+  for (int64_t p : grid)
+    processes *= p;
+  call(runtime.checkGrid, {where, i64(processes)});
+  auto coords = shard::ProcessMultiIndexOp::create(
+      b, loc, SmallVector<Type>(rank, b.getIndexType()), kGridName);
+  for (unsigned k = 0; k < rank; ++k) {
+    SmallVector<Value> args = {toI64(extents[k]), i64(grid[k]),
+                               toI64(coords->getResult(k))};
+    starts.push_back(call(runtime.blockStart, args));
+    counts.push_back(call(runtime.blockCount, args));
+    ends.push_back(add(starts[k], counts[k]));
+  }
+}
+
+void FunctionEmitter::emitChecks() {
+  for (BlockArgument array : dist.arrays) {
+    std::string name = "argument " + std::to_string(array.getArgNumber());
+    if (auto named = dyn_cast<NameLoc>(array.getLoc()))
+      name = "'" + named.getName().str() + "'";
+    Value what = LLVM::createGlobalString(
+        loc, b,
+        ("stencil_dist_arg_" + dist.func.getSymName() + "_" +
+         std::to_string(array.getArgNumber()))
+            .str(),
+        name, LLVM::Linkage::Internal);
+    for (unsigned k = 0; k < rank; ++k) {
+      Value extent = memref::DimOp::create(b, loc, array, k);
+      Value expected = add(counts[k], constant(2 * halo));
+      call(runtime.checkExtent,
+           {where, what, i64(k), toI64(extent), toI64(expected)});
+    }
+  }
+  SmallVector<int64_t> widest = dist.plan.maxExchange();
+  for (unsigned k = 0; k < rank; ++k)
+    if (grid[k] > 1 && widest[k] > 0)
+      call(runtime.checkBlock,
+           {where, i64(k), toI64(counts[k]), i64(widest[k])});
+}
+
+/// A view of `memref` (a block, or part of one) whose index i in dimension
+/// k is global index i - origin[k] of the block: sizes are the global
+/// extents, strides the block's.
+Value FunctionEmitter::makeView(Value memref, ArrayRef<Value> origin) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value offset = meta.getOffset();
+  for (unsigned k = 0; k < rank; ++k)
+    offset = sub(offset, arith::MulIOp::create(b, loc, origin[k],
+                                               meta.getStrides()[k]));
+  SmallVector<OpFoldResult> sizes(extents.begin(), extents.end());
+  SmallVector<OpFoldResult> strides;
+  SmallVector<int64_t> staticStrides;
+  for (unsigned k = 0; k + 1 < rank; ++k) {
+    strides.push_back(meta.getStrides()[k]);
+    staticStrides.push_back(ShapedType::kDynamic);
+  }
+  strides.push_back(b.getIndexAttr(1));
+  staticStrides.push_back(1);
+  auto type = cast<MemRefType>(memref.getType());
+  auto viewType = MemRefType::get(
+      SmallVector<int64_t>(rank, ShapedType::kDynamic), type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             staticStrides));
+  return memref::ReinterpretCastOp::create(b, loc, viewType,
+                                           meta.getBaseBuffer(), offset, sizes,
+                                           strides);
+}
+
+void FunctionEmitter::emitExchange(const HaloExchange &exchange) {
+  BlockArgument array = dist.arrays[exchange.array];
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<shard::GridAxesAttr> axes;
+  SmallVector<int64_t> halos;
+  SmallVector<Value> origin;
+  for (unsigned k = 0; k < rank; ++k) {
+    int64_t lo = exchange.widths.lower[k], hi = exchange.widths.upper[k];
+    bool split = grid[k] > 1 && (lo > 0 || hi > 0);
+    if (!split)
+      lo = hi = 0;
+    offsets.push_back(b.getIndexAttr(halo - lo));
+    sizes.push_back(add(counts[k], constant(lo + hi)));
+    strides.push_back(b.getIndexAttr(1));
+    origin.push_back(sub(starts[k], constant(lo)));
+    axes.push_back(b.getDenseI16ArrayAttr(
+        split ? SmallVector<int16_t>{int16_t(k)} : SmallVector<int16_t>{}));
+    if (split)
+      llvm::append_range(halos, SmallVector<int64_t>{lo, hi});
+  }
+  if (halos.empty())
+    return;
+  auto block = memref::SubViewOp::create(b, loc, array, offsets, sizes, strides);
+  auto update = shard::UpdateHaloOp::create(
+      b, loc, block.getType(), block, kGridName,
+      shard::GridAxesArrayAttr::get(b.getContext(), axes), ValueRange{},
+      halos);
+  // Exchanges are Pure: a distinct tag keeps CSE from merging the
+  // exchange of an array after a write with the one before it.
+  update->setAttr("exchange", b.getI64IntegerAttr(numExchanges++));
+  views[exchange.array] = makeView(update.getResult(), origin);
+}
+
+void FunctionEmitter::clipDomain(unsigned i) {
+  DomainOp domain = dist.domains[i];
+  const HaloWidths &reach = dist.plan.domains[i].reach;
+  SmallVector<Value> lower, upper;
+  for (unsigned k = 0; k < rank; ++k) {
+    Value lo = affine::AffineApplyOp::create(
+        b, loc, domain.getLowerBounds().getSubMap({k}),
+        domain.getBoundOperands());
+    Value hi = affine::AffineApplyOp::create(
+        b, loc, domain.getUpperBounds().getSubMap({k}),
+        domain.getBoundOperands());
+    lower.push_back(arith::MaxSIOp::create(
+        b, loc, lo, sub(starts[k], constant(reach.lower[k]))));
+    upper.push_back(arith::MinSIOp::create(
+        b, loc, hi, add(ends[k], constant(reach.upper[k]))));
+  }
+  SmallVector<AffineExpr> lowerExprs, upperExprs;
+  for (unsigned k = 0; k < rank; ++k) {
+    lowerExprs.push_back(b.getAffineSymbolExpr(k));
+    upperExprs.push_back(b.getAffineSymbolExpr(rank + k));
+  }
+  MLIRContext *ctx = b.getContext();
+  domain.setLowerBoundsAttr(
+      AffineMapAttr::get(AffineMap::get(0, 2 * rank, lowerExprs, ctx)));
+  domain.setUpperBoundsAttr(
+      AffineMapAttr::get(AffineMap::get(0, 2 * rank, upperExprs, ctx)));
+  SmallVector<Value> operands(lower);
+  llvm::append_range(operands, upper);
+  domain.getBoundOperandsMutable().assign(operands);
+  for (Operation &op : domain.getBodyBlock()->getOperations())
+    for (OpOperand &use : op.getOpOperands()) {
+      auto *it = llvm::find(dist.arrays, use.get());
+      if (it != dist.arrays.end())
+        use.set(views[it - dist.arrays.begin()]);
+    }
+}
+
+void mlir::stencil::emitDistributedFunction(DistributedFunction &dist,
+                                            ArrayRef<int64_t> grid,
+                                            int64_t halo) {
+  FunctionEmitter(dist, grid, halo).emit();
+}

@@ -1,0 +1,45 @@
+//===- DistributeEmitter.h - IR of a distributed function ----*- C++ -*-===//
+//
+// This file declares what --stencil-distribute builds from a function's
+// distribution plan: the block of the rank, views of the arrays in global
+// coordinates, the exchanges and the clipped domains.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_DISTRIBUTION_DISTRIBUTEEMITTER_H
+#define STENCIL_LIB_DISTRIBUTION_DISTRIBUTEEMITTER_H
+
+#include "Stencil/Dialect/StencilOps.h"
+#include "Stencil/Distribution/DistributionPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::stencil {
+
+/// The process grid's symbol in a distributed module.
+inline constexpr llvm::StringLiteral kGridName = "stencil_grid";
+
+/// A function to distribute: its domains in program order, their accesses
+/// (array numbers index `arrays`) and its plan.
+struct DistributedFunction {
+  func::FuncOp func;
+  SmallVector<DomainOp> domains;
+  SmallVector<SmallVector<DistAccess>> accesses;
+  SmallVector<BlockArgument> arrays;
+  DistributionPlan plan;
+};
+
+/// Adds the private `shard.grid` of shape `grid` and the MPI implementation
+/// attribute to `module`.
+void emitGrid(ModuleOp module, ArrayRef<int64_t> grid);
+
+/// Rewrites `dist.func` into its distributed form: every array a block
+/// with `halo` points on each side, one trailing global extent per
+/// dimension.
+void emitDistributedFunction(DistributedFunction &dist, ArrayRef<int64_t> grid,
+                             int64_t halo);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_LIB_DISTRIBUTION_DISTRIBUTEEMITTER_H

@@ -1,0 +1,171 @@
+//===- DistributionPlan.cpp - Halos and exchanges of a block decomposition ===//
+//
+// This file implements the plan of --stencil-distribute (see
+// DistributionPlan.h): reaches, halo widths and exchange points from the
+// access offsets alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Distribution/DistributionPlan.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+bool HaloWidths::empty() const {
+  return llvm::all_of(lower, [](int64_t w) { return w <= 0; }) &&
+         llvm::all_of(upper, [](int64_t w) { return w <= 0; });
+}
+
+void HaloWidths::widen(const HaloWidths &other) {
+  for (unsigned k = 0; k < lower.size(); ++k) {
+    lower[k] = std::max(lower[k], other.lower[k]);
+    upper[k] = std::max(upper[k], other.upper[k]);
+  }
+}
+
+int64_t HaloWidths::max() const {
+  int64_t widest = 0;
+  for (unsigned k = 0; k < lower.size(); ++k)
+    widest = std::max({widest, lower[k], upper[k]});
+  return widest;
+}
+
+int64_t DistributionPlan::maxHalo() const {
+  int64_t widest = 0;
+  for (const HaloWidths &halo : halos)
+    widest = std::max(widest, halo.max());
+  return widest;
+}
+
+SmallVector<int64_t> DistributionPlan::maxExchange() const {
+  SmallVector<int64_t> widest(rank, 0);
+  for (const DistDomain &domain : domains)
+    for (const HaloExchange &exchange : domain.exchanges)
+      for (unsigned k = 0; k < rank; ++k)
+        widest[k] = std::max({widest[k], exchange.widths.lower[k],
+                              exchange.widths.upper[k]});
+  return widest;
+}
+
+namespace {
+/// The offsets one domain writes at, as a box per dimension.
+struct WriteBox {
+  SmallVector<int64_t> min, max;
+};
+} // namespace
+
+/// The box of a domain's write offsets; a domain that writes nothing
+/// (only sums) runs its own points.
+static WriteBox getWriteBox(ArrayRef<DistAccess> accesses, unsigned rank) {
+  WriteBox box{SmallVector<int64_t>(rank, INT64_MAX),
+               SmallVector<int64_t>(rank, INT64_MIN)};
+  for (const DistAccess &access : accesses) {
+    if (!access.write)
+      continue;
+    for (unsigned k = 0; k < rank; ++k) {
+      box.min[k] = std::min(box.min[k], access.offset[k]);
+      box.max[k] = std::max(box.max[k], access.offset[k]);
+    }
+  }
+  for (unsigned k = 0; k < rank; ++k)
+    if (box.min[k] > box.max[k])
+      box.min[k] = box.max[k] = 0;
+  return box;
+}
+
+/// The halo of each array that one domain reads beyond the block (points
+/// p in [s - max W, e - min W) read p + g) and writes beyond it.
+static void getDomainHalos(ArrayRef<DistAccess> accesses, const WriteBox &box,
+                           unsigned rank, SmallVectorImpl<HaloWidths> &reads,
+                           SmallVectorImpl<HaloWidths> &writes) {
+  for (const DistAccess &access : accesses) {
+    HaloWidths need(rank);
+    for (unsigned k = 0; k < rank; ++k) {
+      int64_t o = access.offset[k];
+      need.lower[k] = std::max<int64_t>(0, box.max[k] - o);
+      need.upper[k] = std::max<int64_t>(0, o - box.min[k]);
+    }
+    (access.write ? writes : reads)[access.array].widen(need);
+  }
+}
+
+DistributionPlan
+mlir::stencil::planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
+                                unsigned numArrays, unsigned rank) {
+  DistributionPlan plan;
+  plan.rank = rank;
+  plan.halos.assign(numArrays, HaloWidths(rank));
+  SmallVector<SmallVector<HaloWidths>> reads, writes;
+  for (ArrayRef<DistAccess> accesses : domains) {
+    WriteBox box = getWriteBox(accesses, rank);
+    DistDomain domain;
+    domain.reach = HaloWidths(rank);
+    for (unsigned k = 0; k < rank; ++k) {
+      domain.reach.lower[k] = box.max[k];
+      domain.reach.upper[k] = -box.min[k];
+    }
+    plan.domains.push_back(domain);
+    reads.emplace_back(numArrays, HaloWidths(rank));
+    writes.emplace_back(numArrays, HaloWidths(rank));
+    getDomainHalos(accesses, box, rank, reads.back(), writes.back());
+  }
+  auto isWritten = [&](unsigned i, unsigned a) {
+    return llvm::any_of(domains[i], [&](const DistAccess &access) {
+      return access.write && access.array == a;
+    });
+  };
+  // What each array's halo holds: nothing on entry and after each write.
+  SmallVector<HaloWidths> valid(numArrays, HaloWidths(rank));
+  for (unsigned i = 0; i < domains.size(); ++i) {
+    for (unsigned a = 0; a < numArrays; ++a) {
+      HaloWidths covered = valid[a];
+      covered.widen(reads[i][a]);
+      if (covered.lower == valid[a].lower && covered.upper == valid[a].upper)
+        continue;
+      // One exchange for every read until the next write.
+      HaloWidths widths = reads[i][a];
+      for (unsigned j = i + 1; j < domains.size() && !isWritten(j, a); ++j)
+        widths.widen(reads[j][a]);
+      plan.domains[i].exchanges.push_back({a, widths});
+      valid[a] = widths;
+    }
+    for (unsigned a = 0; a < numArrays; ++a) {
+      plan.halos[a].widen(valid[a]);
+      plan.halos[a].widen(writes[i][a]);
+      if (isWritten(i, a))
+        valid[a] = HaloWidths(rank);
+    }
+  }
+  return plan;
+}
+
+static llvm::json::Value toJSON(const HaloWidths &widths) {
+  llvm::json::Array sides;
+  for (unsigned k = 0; k < widths.lower.size(); ++k)
+    sides.push_back(llvm::json::Array{widths.lower[k], widths.upper[k]});
+  return sides;
+}
+
+void DistributionPlan::printJSON(raw_ostream &os) const {
+  llvm::json::Array domainsJSON;
+  for (const DistDomain &domain : domains) {
+    llvm::json::Array exchanges;
+    for (const HaloExchange &exchange : domain.exchanges)
+      exchanges.push_back(llvm::json::Object{
+          {"array", exchange.array}, {"widths", toJSON(exchange.widths)}});
+    domainsJSON.push_back(llvm::json::Object{
+        {"reach", toJSON(domain.reach)}, {"exchanges", std::move(exchanges)}});
+  }
+  llvm::json::Array halosJSON;
+  for (const HaloWidths &halo : halos)
+    halosJSON.push_back(toJSON(halo));
+  os << llvm::json::Value(llvm::json::Object{
+      {"rank", rank},
+      {"domains", std::move(domainsJSON)},
+      {"halos", std::move(halosJSON)},
+      {"max_halo", maxHalo()}});
+}
