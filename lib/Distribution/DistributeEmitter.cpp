@@ -81,6 +81,12 @@ private:
   Value i64(int64_t value) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
   }
+  /// A pointer to a NUL-terminated copy of `text` in global `name`.
+  Value cString(const std::string &name, std::string text) {
+    text.push_back('\0');
+    return LLVM::createGlobalString(loc, b, name, text,
+                                    LLVM::Linkage::Internal);
+  }
   Value call(func::FuncOp callee, ValueRange args) {
     auto op = func::CallOp::create(b, loc, callee, args);
     if (op.getNumResults() == 0)
@@ -167,9 +173,8 @@ static std::string describe(func::FuncOp func) {
 }
 
 void FunctionEmitter::emitBlock() {
-  where = LLVM::createGlobalString(
-      loc, b, ("stencil_dist_where_" + dist.func.getSymName()).str(),
-      describe(dist.func), LLVM::Linkage::Internal);
+  where = cString(("stencil_dist_where_" + dist.func.getSymName()).str(),
+                  describe(dist.func));
   int64_t processes = 1;
   for (int64_t p : grid)
     processes *= p;
@@ -190,12 +195,10 @@ void FunctionEmitter::emitChecks() {
     std::string name = "argument " + std::to_string(array.getArgNumber());
     if (auto named = dyn_cast<NameLoc>(array.getLoc()))
       name = "'" + named.getName().str() + "'";
-    Value what = LLVM::createGlobalString(
-        loc, b,
-        ("stencil_dist_arg_" + dist.func.getSymName() + "_" +
-         std::to_string(array.getArgNumber()))
-            .str(),
-        name, LLVM::Linkage::Internal);
+    Value what = cString(("stencil_dist_arg_" + dist.func.getSymName() + "_" +
+                          std::to_string(array.getArgNumber()))
+                             .str(),
+                         name);
     for (unsigned k = 0; k < rank; ++k) {
       Value extent = memref::DimOp::create(b, loc, array, k);
       Value expected = add(counts[k], constant(2 * halo));

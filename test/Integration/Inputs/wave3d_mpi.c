@@ -25,8 +25,8 @@
 
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Distributed.h"
+#include "mpi_common.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -40,36 +40,6 @@ typedef void (*DistPrimal)(M *, M *, M *, M *, double, int64_t, int64_t,
                            int64_t, int64_t);
 typedef void (*DistAdjoint)(M *, M *, M *, M *, double, int64_t, M *, M *, M *,
                             int64_t, int64_t, int64_t);
-
-static long sentMessages, sentBytes;
-
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-             MPI_Comm comm) {
-  int size = 0;
-  MPI_Type_size(type, &size);
-  ++sentMessages;
-  sentBytes += (long)count * size;
-  return PMPI_Send(buf, count, type, dest, tag, comm);
-}
-
-static void *load(const char *path, const char *symbol) {
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  void *fn = lib ? dlsym(lib, symbol) : NULL;
-  if (!fn) {
-    fprintf(stderr, "cannot load %s from %s: %s\n", symbol, path, dlerror());
-    exit(2);
-  }
-  return fn;
-}
-
-/* A value in (-1, 1) for global point g of array `seed`. */
-static double value(int seed, long g) {
-  unsigned long x = (unsigned long)g * 2654435761ul + (unsigned long)seed * 40503ul;
-  x ^= x >> 13;
-  x *= 0x5bd1e995ul;
-  x ^= x >> 15;
-  return (double)(x % 2000001ul) / 1000000.0 - 1.0;
-}
 
 typedef struct {
   int n, halo;
@@ -86,7 +56,7 @@ static M globalArray(const Layout *L, int seed) {
   long n = L->n, total = n * n * n;
   double *data = malloc(sizeof(double) * (size_t)total);
   for (long g = 0; g < total; ++g)
-    data[g] = seed ? value(seed, g) : 0.0;
+    data[g] = seed ? testValue(seed, g) : 0.0;
   return stencil_memref3d_f64(data, n, n, n);
 }
 
@@ -252,10 +222,10 @@ int main(int argc, char **argv) {
                     "n...\n", argv[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  Kernels K = {load(argv[2], "_mlir_ciface_wave3d"),
-               load(argv[2], "_mlir_ciface_wave3d_adjoint"),
-               load(argv[1], "_mlir_ciface_wave3d"),
-               load(argv[1], "_mlir_ciface_wave3d_adjoint")};
+  Kernels K = {loadSymbol(argv[2], "_mlir_ciface_wave3d"),
+               loadSymbol(argv[2], "_mlir_ciface_wave3d_adjoint"),
+               loadSymbol(argv[1], "_mlir_ciface_wave3d"),
+               loadSymbol(argv[1], "_mlir_ciface_wave3d_adjoint")};
   Layout L;
   for (int d = 0; d < 3; ++d)
     L.P[d] = atoi(argv[3 + d]);
@@ -275,14 +245,5 @@ int main(int argc, char **argv) {
     L.n = atoi(argv[a]);
     failures += checkSize(&K, &L, badExtent, rank);
   }
-  long total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) {
-    if (total)
-      printf("FAIL: %ld failures\n", total);
-    else
-      printf("PASS\n");
-  }
-  MPI_Finalize();
-  return total ? 1 : 0;
+  return finish(failures);
 }

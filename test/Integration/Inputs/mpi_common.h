@@ -1,0 +1,68 @@
+/*===- mpi_common.h - Shared helpers of the mpirun test drivers -----------===//
+ *
+ * Included once per driver (it defines MPI_Send): message counting through
+ * PMPI, loading the kernels, the test values and the finish line.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef STENCIL_TEST_MPI_COMMON_H
+#define STENCIL_TEST_MPI_COMMON_H
+
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* What this rank sent since the counters were last reset. */
+static long sentMessages, sentBytes;
+
+/* Every MPI_Send of the kernels lands here (the driver is linked with
+ * -rdynamic, so the libraries' undefined MPI_Send binds to it). */
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+             MPI_Comm comm) {
+  int size = 0;
+  MPI_Type_size(type, &size);
+  ++sentMessages;
+  sentBytes += (long)count * size;
+  return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+
+/* `symbol` of the shared library at `path` (each library is loaded once,
+ * privately: the reference and the distributed one share symbol names). */
+static void *loadSymbol(const char *path, const char *symbol) {
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *fn = lib ? dlsym(lib, symbol) : NULL;
+  if (!fn) {
+    fprintf(stderr, "cannot load %s from %s: %s\n", symbol, path, dlerror());
+    exit(2);
+  }
+  return fn;
+}
+
+/* A value in (-1, 1) for global point g of array `seed`. */
+static double testValue(int seed, long g) {
+  unsigned long x =
+      (unsigned long)g * 2654435761ul + (unsigned long)seed * 40503ul;
+  x ^= x >> 13;
+  x *= 0x5bd1e995ul;
+  x ^= x >> 15;
+  return (double)(x % 2000001ul) / 1000000.0 - 1.0;
+}
+
+/* Sums this rank's failures over all ranks; rank 0 prints PASS or FAIL. */
+static int finish(long failures) {
+  long total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    if (total)
+      printf("FAIL: %ld failures\n", total);
+    else
+      printf("PASS\n");
+  }
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
+
+#endif /* STENCIL_TEST_MPI_COMMON_H */
