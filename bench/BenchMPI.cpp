@@ -1,0 +1,183 @@
+//===- BenchMPI.cpp - Halo exchange against compute, distributed wave3d ---===//
+//
+// stencil-bench-mpi: examples/wave3d.mlir and its gather adjoint compiled
+// with --stencil-distribute over a 1x1xR grid (R = the number of ranks, 1, 2
+// or 4; the libraries are built beside this binary), run under
+//
+//   mpirun -n R stencil-bench-mpi [--benchmark_* flags]
+//
+// with OMP_NUM_THREADS=1 per rank. Each iteration runs the distributed
+// primal or adjoint on every rank between barriers and records the slowest
+// rank's time; this file's MPI_Send and MPI_Recv wrap PMPI_Send/PMPI_Recv
+// to time the exchanges (waiting for the partner included). Counters:
+// `mpi_ms` (the slowest rank's time inside MPI per call), `mpi_fraction`
+// (of the call), `points_per_rank`. Only rank 0 reports; every rank runs
+// the same fixed number of iterations, so they meet at each barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/ABI/StencilABI.h"
+#include "Stencil/Runtime/Distributed.h"
+
+#include <benchmark/benchmark.h>
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+double mpiSeconds = 0;
+} // namespace
+
+extern "C" int MPI_Send(const void *buf, int count, MPI_Datatype type,
+                        int dest, int tag, MPI_Comm comm) {
+  double t0 = PMPI_Wtime();
+  int rc = PMPI_Send(buf, count, type, dest, tag, comm);
+  mpiSeconds += PMPI_Wtime() - t0;
+  return rc;
+}
+
+extern "C" int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
+                        int tag, MPI_Comm comm, MPI_Status *status) {
+  double t0 = PMPI_Wtime();
+  int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+  mpiSeconds += PMPI_Wtime() - t0;
+  return rc;
+}
+
+namespace {
+using M = StencilMemRef3D_f64;
+using Primal = void (*)(M *, M *, M *, M *, double, int64_t, int64_t, int64_t,
+                        int64_t);
+using Adjoint = void (*)(M *, M *, M *, M *, double, int64_t, M *, M *, M *,
+                         int64_t, int64_t, int64_t);
+
+struct Kernels {
+  Primal primal = nullptr;
+  Adjoint adjoint = nullptr;
+};
+
+int worldRank = 0, worldSize = 1;
+Kernels kernels;
+
+/// The rank's blocks of u, u_1, u_2, c, u_b, u_1_b, u_2_b for global n
+/// (grid 1x1xR, halo 2), filled with smooth values.
+struct Blocks {
+  explicit Blocks(int64_t n) : n(n) {
+    count = stencil_dist_block_count(n, worldSize, worldRank);
+    const int64_t h = 2;
+    ext[0] = ext[1] = n + 2 * h;
+    ext[2] = count + 2 * h;
+    size_t total = size_t(ext[0] * ext[1] * ext[2]);
+    for (auto &array : data) {
+      array.assign(total, 0.0);
+      for (size_t i = 0; i < total; ++i)
+        array[i] = 1e-3 * double(i % 97);
+    }
+    for (int a = 0; a < 7; ++a)
+      m[a] = stencil_memref3d_f64(data[a].data(), ext[0], ext[1], ext[2]);
+  }
+  int64_t n, count, ext[3];
+  std::vector<double> data[7];
+  M m[7];
+};
+
+/// Runs `call` once per iteration on every rank between barriers; the
+/// iteration time is the slowest rank's.
+template <typename Call>
+void runTimed(benchmark::State &state, Call call) {
+  double mpiTotal = 0, callTotal = 0;
+  for (auto _ : state) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    mpiSeconds = 0;
+    double t0 = MPI_Wtime();
+    call();
+    double mine[2] = {MPI_Wtime() - t0, mpiSeconds}, slowest[2];
+    MPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    state.SetIterationTime(slowest[0]);
+    callTotal += slowest[0];
+    mpiTotal += slowest[1];
+  }
+  double iterations = double(state.iterations());
+  state.counters["mpi_ms"] = 1e3 * mpiTotal / iterations;
+  state.counters["mpi_fraction"] = callTotal > 0 ? mpiTotal / callTotal : 0;
+}
+
+void benchPrimal(benchmark::State &state) {
+  Blocks b(state.range(0));
+  state.counters["points_per_rank"] = double(b.n * b.n * b.count);
+  int64_t n = b.n;
+  runTimed(state, [&] {
+    kernels.primal(&b.m[0], &b.m[1], &b.m[2], &b.m[3], 0.1, n, n, n, n);
+  });
+}
+
+void benchAdjoint(benchmark::State &state) {
+  Blocks b(state.range(0));
+  state.counters["points_per_rank"] = double(b.n * b.n * b.count);
+  int64_t n = b.n;
+  runTimed(state, [&] {
+    kernels.adjoint(&b.m[0], &b.m[1], &b.m[2], &b.m[3], 0.1, n, &b.m[4],
+                    &b.m[5], &b.m[6], n, n, n);
+  });
+}
+
+void *loadSymbol(const std::string &path, const char *symbol) {
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void *fn = lib ? dlsym(lib, symbol) : nullptr;
+  if (!fn) {
+    std::fprintf(stderr, "stencil-bench-mpi: cannot load %s from %s: %s\n",
+                 symbol, path.c_str(), dlerror());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return fn;
+}
+
+/// Reports nothing (ranks other than 0).
+class NullReporter : public benchmark::BenchmarkReporter {
+public:
+  bool ReportContext(const Context &) override { return true; }
+  void ReportRuns(const std::vector<Run> &) override {}
+};
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
+  MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
+  if (worldSize != 1 && worldSize != 2 && worldSize != 4) {
+    if (worldRank == 0)
+      std::fprintf(stderr, "stencil-bench-mpi: run it on 1, 2 or 4 ranks\n");
+    MPI_Finalize();
+    return 2;
+  }
+  std::string lib = std::string(STENCIL_BENCH_MPI_LIB_DIR) +
+                    "/libwave3d_dist_" + std::to_string(worldSize) + ".so";
+  kernels.primal =
+      reinterpret_cast<Primal>(loadSymbol(lib, "_mlir_ciface_wave3d"));
+  kernels.adjoint = reinterpret_cast<Adjoint>(
+      loadSymbol(lib, "_mlir_ciface_wave3d_adjoint"));
+  std::string ranks = "/ranks:" + std::to_string(worldSize);
+  for (int64_t n : {64, 128, 192}) {
+    benchmark::RegisterBenchmark(("wave3d_primal" + ranks).c_str(), benchPrimal)
+        ->Arg(n)->Iterations(n < 192 ? 40 : 10)->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("wave3d_adjoint" + ranks).c_str(),
+                                 benchAdjoint)
+        ->Arg(n)->Iterations(n < 192 ? 40 : 10)->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (worldRank == 0) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    NullReporter null;
+    benchmark::RunSpecifiedBenchmarks(&null);
+  }
+  benchmark::Shutdown();
+  MPI_Finalize();
+  return 0;
+}
