@@ -28,34 +28,6 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// Splits the results off a scatter domain: a copy without writes computes
-/// the results, `domain` keeps the writes and loses its results. Returns the
-/// domain that remains to convert.
-static DomainOp splitResults(RewriterBase &rewriter, DomainOp domain) {
-  if (domain.getNumResults() == 0)
-    return domain;
-  rewriter.setInsertionPoint(domain);
-  auto reduction = cast<DomainOp>(rewriter.clone(*domain));
-  for (Operation &op : llvm::make_early_inc_range(*reduction.getBodyBlock())) {
-    auto access = dyn_cast<AccessOpInterface>(&op);
-    if (access && access.isWrite())
-      rewriter.eraseOp(&op);
-  }
-  rewriter.replaceAllUsesWith(domain.getResults(), reduction.getResults());
-  auto writes =
-      DomainOp::create(rewriter, domain.getLoc(), domain.getLowerBounds(),
-                       domain.getUpperBounds(), domain.getBoundOperands());
-  rewriter.eraseOp(writes.getYield());
-  rewriter.inlineRegionBefore(domain.getBody(), writes.getBody(),
-                              writes.getBody().end());
-  rewriter.eraseBlock(&writes.getBody().front());
-  YieldOp yield = writes.getYield();
-  rewriter.setInsertionPoint(yield);
-  rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange());
-  rewriter.eraseOp(domain);
-  return writes;
-}
-
 namespace {
 /// A reset domain that can be fused into the gather sweep before it.
 struct FusableReset {
@@ -181,7 +153,7 @@ struct StencilScatterToGatherPass
     for (DomainOp domain : getScatterDomains(getOperation())) {
       if (failed(checkBoundsAreAffineSymbols(domain)))
         return signalPassFailure();
-      DomainOp writes = splitResults(rewriter, domain);
+      DomainOp writes = splitDomainResults(rewriter, domain);
       rewriter.setInsertionPoint(writes);
       GatherEmitter emitter(writes);
       FailureOr<BoundaryStrategy> strategy = chooseStrategy(writes, emitter);

@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -66,6 +68,41 @@ static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
+
+/// The runtime function that sums the partial sums of every rank of a
+/// distributed domain in global order (Stencil/Runtime/Distributed.h),
+/// declared by --stencil-distribute.
+static func::FuncOp getDistSum(DomainOp domain, Type type) {
+  auto module = domain->getParentOfType<ModuleOp>();
+  return module ? module.lookupSymbol<func::FuncOp>(
+                      type.isF64() ? "stencil_dist_sum_f64"
+                                   : "stencil_dist_sum_f32")
+                : func::FuncOp();
+}
+
+/// The sums of a distributed domain: this rank's slices are in `buffers`
+/// (`size` each); every rank takes part, also with none.
+static SmallVector<Value> sumAcrossRanks(OpBuilder &builder, DomainOp domain,
+                                         ArrayRef<Value> buffers, Value size) {
+  Location loc = domain.getLoc();
+  Type i64 = builder.getI64Type();
+  Value count = arith::IndexCastOp::create(builder, loc, i64, size);
+  SmallVector<Value> sums;
+  for (auto [buffer, type] : llvm::zip_equal(buffers, domain.getResultTypes())) {
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
+    Value integer = arith::IndexCastOp::create(builder, loc, i64, address);
+    Value pointer = LLVM::IntToPtrOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+        integer);
+    auto call = func::CallOp::create(builder, loc, getDistSum(domain, type),
+                                     ValueRange{pointer, count});
+    sums.push_back(call.getResult(0));
+  }
+  for (Value buffer : buffers)
+    memref::DeallocOp::create(builder, loc, buffer);
+  return sums;
+}
 
 /// Lowers a domain with results (sums over its points). The summation order
 /// is fixed: the first non-unit dimension `p` runs in parallel; each of its
@@ -169,6 +206,9 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
           affine::AffineStoreOp::create(b, loc, sum, buffer, index, operands);
       });
 
+  if (domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr()))
+    return sumAcrossRanks(builder, domain, buffers, size);
+
   // Serial sum of the buffer, in index order.
   AffineMap zeroMap = AffineMap::get(0, 0, getAffineConstantExpr(0, ctx));
   AffineMap sizeIdMap = AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx));
@@ -215,6 +255,21 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(domain);
   Location loc = domain.getLoc();
+  bool distributed =
+      domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr());
+  if (distributed && llvm::any_of(domain.getResultTypes(), [&](Type type) {
+        return !getDistSum(domain, type);
+      }))
+    return domain.emitOpError()
+           << "sums across ranks, but the module does not declare "
+              "stencil_dist_sum_f32/f64 (--stencil-distribute does)";
+  if (distributed) {
+    // Every rank takes part in the sums, with no slices if its part of the
+    // domain is empty (its bounds are clipped, never wrapped).
+    rewriter.replaceOp(domain,
+                       lowerReduction(rewriter, domain, bounds, parallel, atomic));
+    return success();
+  }
   if (domain.getNumResults() != 0) {
     // An empty domain sums to zero.
     SmallVector<Value> zeros;

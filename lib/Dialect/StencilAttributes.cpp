@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -98,6 +99,15 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
   if (name == ActiveAttrHelper::getNameStr())
     return op->emitOpError() << "'" << name
                            << "' is only valid on a function argument";
+  if (name == DistributedSumAttrHelper::getNameStr()) {
+    auto domain = dyn_cast<DomainOp>(op);
+    if (!domain || domain.getNumResults() == 0 ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a unit attribute on a "
+                                  "stencil.domain with results";
+    return success();
+  }
   return op->emitOpError() << "unknown attribute '" << name
                          << "' of the stencil dialect";
 }

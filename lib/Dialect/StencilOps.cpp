@@ -7,6 +7,8 @@
 
 #include "Stencil/Dialect/StencilOps.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -430,3 +432,36 @@ bool AccumulateOp::isWrite() { return true; }
 
 #define GET_OP_CLASSES
 #include "Stencil/Dialect/StencilOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Utilities
+//===----------------------------------------------------------------------===//
+
+/// Splits the results off a scatter domain: a copy without writes computes
+/// the results, `domain` keeps the writes and loses its results. Returns the
+/// domain that remains to convert.
+DomainOp mlir::stencil::splitDomainResults(RewriterBase &rewriter,
+                                           DomainOp domain) {
+  if (domain.getNumResults() == 0)
+    return domain;
+  rewriter.setInsertionPoint(domain);
+  auto reduction = cast<DomainOp>(rewriter.clone(*domain));
+  for (Operation &op : llvm::make_early_inc_range(*reduction.getBodyBlock())) {
+    auto access = dyn_cast<AccessOpInterface>(&op);
+    if (access && access.isWrite())
+      rewriter.eraseOp(&op);
+  }
+  rewriter.replaceAllUsesWith(domain.getResults(), reduction.getResults());
+  auto writes =
+      DomainOp::create(rewriter, domain.getLoc(), domain.getLowerBounds(),
+                       domain.getUpperBounds(), domain.getBoundOperands());
+  rewriter.eraseOp(writes.getYield());
+  rewriter.inlineRegionBefore(domain.getBody(), writes.getBody(),
+                              writes.getBody().end());
+  rewriter.eraseBlock(&writes.getBody().front());
+  YieldOp yield = writes.getYield();
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange());
+  rewriter.eraseOp(domain);
+  return writes;
+}

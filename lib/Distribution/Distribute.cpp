@@ -63,20 +63,51 @@ static FailureOr<unsigned> checkAccess(AccessOpInterface access,
   return unsigned(arrays.size() - 1);
 }
 
+/// The dimension a domain sums over first (StencilToAffine.cpp): the first
+/// whose extent is not the constant 1.
+static unsigned getSumDimension(DomainOp domain) {
+  AffineMap lower = domain.getLowerBounds(), upper = domain.getUpperBounds();
+  unsigned k = 0;
+  for (; k + 1 < domain.getRank(); ++k) {
+    AffineExpr extent = simplifyAffineExpr(
+        upper.getResult(k) - lower.getResult(k), 0, lower.getNumSymbols());
+    auto constant = dyn_cast<AffineConstantExpr>(extent);
+    if (!constant || constant.getValue() != 1)
+      break;
+  }
+  return k;
+}
+
+/// A sum is reduced across ranks slice by slice in global order, which is
+/// the order of one process only when the ranks split the dimension the
+/// slices are taken along, and no other.
+static LogicalResult checkSum(DomainOp domain, ArrayRef<int64_t> grid) {
+  unsigned sumDim = getSumDimension(domain);
+  for (unsigned k = 0; k < grid.size(); ++k)
+    if (k != sumDim && grid[k] > 1)
+      return domain.emitOpError()
+             << "computes a sum whose slices are taken along dimension "
+             << sumDim << ", but the process grid splits dimension " << k
+             << "; summing it in the order of one process is not supported "
+                "yet";
+  domain->setAttr(StencilDialect::DistributedSumAttrHelper::getNameStr(),
+                  UnitAttr::get(domain.getContext()));
+  return success();
+}
+
 /// Checks a domain and lists its accesses.
 static LogicalResult checkDomain(DomainOp domain, func::FuncOp func,
-                                 unsigned rank,
+                                 ArrayRef<int64_t> grid,
                                  SmallVectorImpl<BlockArgument> &arrays,
                                  SmallVector<DistAccess> &accesses) {
+  unsigned rank = grid.size();
   if (domain.getRank() != rank)
     return domain.emitOpError()
            << "has rank " << domain.getRank()
            << "; distributing it over a process grid of rank " << rank
            << " is not supported yet";
-  if (domain.getNumResults() != 0)
-    return domain.emitOpError()
-           << "computes a sum; sums over a distributed domain (a reduction "
-              "across ranks) are not supported yet";
+  if (domain.getNumResults() != 0 && failed(checkSum(domain, grid)))
+    return failure();
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
     auto access = dyn_cast<AccessOpInterface>(&op);
     if (!access)
@@ -90,23 +121,45 @@ static LogicalResult checkDomain(DomainOp domain, func::FuncOp func,
   return success();
 }
 
+/// A load or store of a scalar argument (the shadow of an active scalar):
+/// every rank holds a copy, and the sums it gets are the same on each.
+static bool isScalarArgumentAccess(Operation &op) {
+  Value memref;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    memref = load.getMemRef();
+  else if (auto store = dyn_cast<memref::StoreOp>(op))
+    memref = store.getMemRef();
+  return memref && isa<BlockArgument>(memref) &&
+         cast<MemRefType>(memref.getType()).getRank() == 0;
+}
+
 /// Collects the domains of `func` and their accesses, reporting every form
-/// the distribution does not support.
-static LogicalResult collectFunction(func::FuncOp func, unsigned rank,
+/// the distribution does not support. Domains with sums and writes are
+/// split first: the sums are taken over the rank's own points only, the
+/// writes may reach beyond them.
+static LogicalResult collectFunction(func::FuncOp func, ArrayRef<int64_t> grid,
                                      DistributedFunction &dist) {
+  unsigned rank = grid.size();
   if (!func.getBody().hasOneBlock())
     return func.emitOpError()
            << "has more than one block; distributing it is not supported yet";
+  IRRewriter rewriter(func.getContext());
+  for (auto domain :
+       llvm::make_early_inc_range(func.getBody().front().getOps<DomainOp>()))
+    if (domain.getNumResults() != 0 &&
+        llvm::any_of(domain.getBodyBlock()->getOps<AccessOpInterface>(),
+                     [](AccessOpInterface a) { return a.isWrite(); }))
+      splitDomainResults(rewriter, domain);
   dist.func = func;
   for (Operation &op : func.getBody().front()) {
     if (auto domain = dyn_cast<DomainOp>(&op)) {
       dist.domains.push_back(domain);
-      if (failed(checkDomain(domain, func, rank, dist.arrays,
+      if (failed(checkDomain(domain, func, grid, dist.arrays,
                              dist.accesses.emplace_back())))
         return failure();
       continue;
     }
-    if (isa<func::ReturnOp>(op) && op.getNumOperands() == 0)
+    if (isa<func::ReturnOp>(op) || isScalarArgumentAccess(op))
       continue;
     if (isPure(&op) && op.getNumRegions() == 0)
       continue;
@@ -117,7 +170,8 @@ static LogicalResult collectFunction(func::FuncOp func, unsigned rank,
   for (BlockArgument arg : func.getArguments())
     if (isa<MemRefType>(arg.getType()) && !llvm::is_contained(dist.arrays, arg))
       for (Operation *user : arg.getUsers())
-        return user->emitOpError()
+        if (!isScalarArgumentAccess(*user))
+          return user->emitOpError()
                << "uses a distributed array outside a domain; this is not "
                   "supported yet";
   return success();
@@ -164,7 +218,7 @@ struct StencilDistributePass
       if (func.isExternal() || !hasDomains(func))
         continue;
       DistributedFunction &dist = functions.emplace_back();
-      if (failed(collectFunction(func, rank, dist)))
+      if (failed(collectFunction(func, grid, dist)))
         return signalPassFailure();
       dist.plan = planDistribution(dist.accesses, dist.arrays.size(), rank);
       widest = std::max(widest, dist.plan.maxHalo());

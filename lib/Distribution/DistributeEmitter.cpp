@@ -142,6 +142,14 @@ void FunctionEmitter::declareRuntime() {
                                 {ptr, ptr, i64, i64, i64}, {});
   runtime.checkBlock =
       declare("stencil_dist_check_block", {ptr, i64, i64, i64}, {});
+  // Sums across ranks, called by the lowering of the domains marked
+  // `stencil.distributed_sum` (StencilToAffine.cpp).
+  if (llvm::any_of(dist.domains, [](DomainOp domain) {
+        return domain.getNumResults() != 0;
+      })) {
+    declare("stencil_dist_sum_f64", {ptr, i64}, {b.getF64Type()});
+    declare("stencil_dist_sum_f32", {ptr, i64}, {b.getF32Type()});
+  }
 }
 
 void FunctionEmitter::addExtentArguments() {
@@ -278,30 +286,34 @@ void FunctionEmitter::clipDomain(unsigned i) {
   DomainOp domain = dist.domains[i];
   const HaloWidths &reach = dist.plan.domains[i].reach;
   SmallVector<Value> lower, upper;
-  for (unsigned k = 0; k < rank; ++k) {
-    Value lo = affine::AffineApplyOp::create(
-        b, loc, domain.getLowerBounds().getSubMap({k}),
-        domain.getBoundOperands());
-    Value hi = affine::AffineApplyOp::create(
-        b, loc, domain.getUpperBounds().getSubMap({k}),
-        domain.getBoundOperands());
-    lower.push_back(arith::MaxSIOp::create(
-        b, loc, lo, sub(starts[k], constant(reach.lower[k]))));
-    upper.push_back(arith::MinSIOp::create(
-        b, loc, hi, add(ends[k], constant(reach.upper[k]))));
-  }
+  // Only the split dimensions: the others keep their bounds as they are
+  // (the lowering reads constant extents from them).
+  AffineMap lowerMap = domain.getLowerBounds(),
+            upperMap = domain.getUpperBounds();
+  SmallVector<Value> operands(domain.getBoundOperands());
   SmallVector<AffineExpr> lowerExprs, upperExprs;
   for (unsigned k = 0; k < rank; ++k) {
-    lowerExprs.push_back(b.getAffineSymbolExpr(k));
-    upperExprs.push_back(b.getAffineSymbolExpr(rank + k));
+    if (grid[k] == 1) {
+      lowerExprs.push_back(lowerMap.getResult(k));
+      upperExprs.push_back(upperMap.getResult(k));
+      continue;
+    }
+    Value lo = affine::AffineApplyOp::create(b, loc, lowerMap.getSubMap({k}),
+                                             domain.getBoundOperands());
+    Value hi = affine::AffineApplyOp::create(b, loc, upperMap.getSubMap({k}),
+                                             domain.getBoundOperands());
+    operands.push_back(arith::MaxSIOp::create(
+        b, loc, lo, sub(starts[k], constant(reach.lower[k]))));
+    lowerExprs.push_back(b.getAffineSymbolExpr(operands.size() - 1));
+    operands.push_back(arith::MinSIOp::create(
+        b, loc, hi, add(ends[k], constant(reach.upper[k]))));
+    upperExprs.push_back(b.getAffineSymbolExpr(operands.size() - 1));
   }
   MLIRContext *ctx = b.getContext();
-  domain.setLowerBoundsAttr(
-      AffineMapAttr::get(AffineMap::get(0, 2 * rank, lowerExprs, ctx)));
-  domain.setUpperBoundsAttr(
-      AffineMapAttr::get(AffineMap::get(0, 2 * rank, upperExprs, ctx)));
-  SmallVector<Value> operands(lower);
-  llvm::append_range(operands, upper);
+  domain.setLowerBoundsAttr(AffineMapAttr::get(
+      AffineMap::get(0, operands.size(), lowerExprs, ctx)));
+  domain.setUpperBoundsAttr(AffineMapAttr::get(
+      AffineMap::get(0, operands.size(), upperExprs, ctx)));
   domain.getBoundOperandsMutable().assign(operands);
   for (Operation &op : domain.getBodyBlock()->getOperations())
     for (OpOperand &use : op.getOpOperands()) {

@@ -2,17 +2,6 @@
 
 // Forms --stencil-distribute does not support yet are reported at the op.
 
-func.func @sum(%u: memref<?xf64>, %n: index) -> f64 {
-  // expected-error @below {{computes a sum; sums over a distributed domain (a reduction across ranks) are not supported yet}}
-  %s = stencil.domain (%i) = (0) to (%n) -> (f64) {
-    %x = stencil.gather %u[0] : memref<?xf64>
-    stencil.yield %x : f64
-  }
-  return %s : f64
-}
-
-// -----
-
 func.func @rank2(%u: memref<?x?xf64>, %v: memref<?x?xf64>, %n: index) {
   // expected-error @below {{has rank 2; distributing it over a process grid of rank 1 is not supported yet}}
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {

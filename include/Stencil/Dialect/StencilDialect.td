@@ -46,13 +46,18 @@ def Stencil_Dialect : Dialect {
   //  - `stencil.noalias` (unit, on a function): set by --stencil-prepare-abi;
   //    the function's arrays do not overlap, which
   //    --stencil-annotate-noalias states to LLVM after the lowering.
+  //  - `stencil.distributed_sum` (unit, on a `stencil.domain` with results):
+  //    set by --stencil-distribute; the domain covers this rank's slices of
+  //    its summation dimension, and its sums are those of every rank's
+  //    slices in global order (Stencil/Runtime/Distributed.h).
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
     "::mlir::FlatSymbolRefAttr":$adjoint_of,
     "::mlir::UnitAttr":$noalias,
     "::mlir::DenseI64ArrayAttr":$shadows_of,
-    "::mlir::ArrayAttr":$extra_args
+    "::mlir::ArrayAttr":$extra_args,
+    "::mlir::UnitAttr":$distributed_sum
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -29,4 +29,17 @@ constexpr int64_t kMaxIndexConstant = int64_t(1) << 40;
 #define GET_OP_CLASSES
 #include "Stencil/Dialect/StencilOps.h.inc"
 
+namespace mlir {
+class RewriterBase;
+} // namespace mlir
+
+namespace mlir::stencil {
+/// Splits the results off a domain that writes: a copy without its writes
+/// computes the results, and `domain` is replaced by a domain with the
+/// writes and no results, which is returned (`domain` itself when it has
+/// no results). The scatter-to-gather conversion converts the writes; a
+/// distributed function clips them and the sums differently.
+DomainOp splitDomainResults(RewriterBase &rewriter, DomainOp domain);
+} // namespace mlir::stencil
+
 #endif // STENCIL_DIALECT_STENCILOPS_H

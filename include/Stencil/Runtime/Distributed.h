@@ -40,6 +40,15 @@ void stencil_dist_check_extent(const char *where, const char *argument,
 void stencil_dist_check_block(const char *where, int64_t dim, int64_t count,
                               int64_t width);
 
+/* The sum of a distributed domain: this rank's partial sums of the slices
+ * it owns (`count` of them, in order), gathered from every rank and added
+ * in global order, starting from zero: the order of one process
+ * (docs/Dialect.md, "Reductions"), given that rank order is slice order
+ * (--stencil-distribute splits only the summation dimension). Every rank
+ * gets the same bits. */
+double stencil_dist_sum_f64(const double *partials, int64_t count);
+float stencil_dist_sum_f32(const float *partials, int64_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -160,3 +160,23 @@ func.func @shadows_of_not_function(%a: f64) -> f64 {
   %z = arith.negf %a {stencil.shadows_of = array<i64: 0>} : f64
   return %z : f64
 }
+
+// -----
+
+// `stencil.distributed_sum` marks a domain with results (set by
+// --stencil-distribute); anywhere else it is an error.
+func.func @distributed_sum_without_results(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  // expected-error@+1 {{'stencil.domain' op 'stencil.distributed_sum' must be a unit attribute on a stencil.domain with results}}
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  } attributes {stencil.distributed_sum}
+  return
+}
+
+// -----
+
+func.func @distributed_sum_on_func() attributes {stencil.distributed_sum} {
+  // expected-error@-1 {{'func.func' op 'stencil.distributed_sum' must be a unit attribute on a stencil.domain with results}}
+  return
+}

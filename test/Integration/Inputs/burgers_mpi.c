@@ -19,12 +19,11 @@
 
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Distributed.h"
+#include "mpi_blocks1d.h"
 #include "mpi_common.h"
 
 #include <math.h>
-#include <string.h>
 
-typedef StencilMemRef1D_f64 V;
 typedef void (*RefPrimal)(V *, V *, double, double, int64_t);
 typedef void (*RefAdjoint)(V *, V *, double, double, int64_t, V *, V *);
 typedef void (*DistPrimal)(V *, V *, double, double, int64_t, int64_t);
@@ -32,47 +31,6 @@ typedef void (*DistAdjoint)(V *, V *, double, double, int64_t, V *, V *,
                             int64_t);
 
 static const double C = 0.3, D = 0.2;
-
-typedef struct {
-  long n, start, count, halo;
-} Block;
-
-/* The global array `seed` (0: zeros), plus `scale` times array `dir`. */
-static V globalArray(long n, int seed, int dir, double scale) {
-  double *data = malloc(sizeof(double) * (size_t)n);
-  for (long g = 0; g < n; ++g)
-    data[g] = (seed ? testValue(seed, g) : 0.0) +
-              (dir ? scale * testValue(dir, g) : 0.0);
-  return stencil_memref1d_f64(data, n);
-}
-
-/* This rank's block of `global`, halos NaN. */
-static V block(const Block *b, const V *global) {
-  long e = b->count + 2 * b->halo;
-  double *data = malloc(sizeof(double) * (size_t)e);
-  for (long i = 0; i < e; ++i) {
-    long l = i - b->halo;
-    data[i] = l >= 0 && l < b->count ? global->aligned[b->start + l] : NAN;
-  }
-  return stencil_memref1d_f64(data, e);
-}
-
-static long mismatches(const Block *b, const V *local, const V *global) {
-  long bad = 0;
-  for (long l = 0; l < b->count; ++l)
-    bad += memcmp(&local->aligned[b->halo + l], &global->aligned[b->start + l],
-                  sizeof(double)) != 0;
-  return bad;
-}
-
-/* sum over all ranks of <x, y> on the blocks */
-static double dot(const Block *b, const V *x, const V *y) {
-  double local = 0, sum = 0;
-  for (long l = 0; l < b->count; ++l)
-    local += x->aligned[b->halo + l] * y->aligned[b->halo + l];
-  MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return sum;
-}
 
 typedef struct {
   RefPrimal refPrimal;
