@@ -87,3 +87,32 @@ function(stencil_add_kernel target)
   target_link_options(${target} INTERFACE
     "LINKER:-rpath,${STENCIL_LLVM_LIBRARY_DIR}")
 endfunction()
+
+# stencil_add_shared_kernel(<target>
+#   SOURCE <file.mlir>
+#   OUTPUT <lib.so>          where the shared library goes
+#   [PASSES <flag>...])      the passes (default: --convert-to-omp)
+#
+# Compiles <file.mlir> with `stencil-compile --shared` into a shared library
+# that links what the compiled code calls (the run-time libraries, libomp,
+# and MPI for functions distributed by --stencil-distribute), for drivers
+# that load several variants of one kernel with dlopen (their entry points
+# share names): the distributed examples and benchmarks, one library per
+# process grid. <target> builds it.
+function(stencil_add_shared_kernel target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;OUTPUT" "PASSES")
+  if(NOT ARG_SOURCE OR NOT ARG_OUTPUT)
+    message(FATAL_ERROR
+      "stencil_add_shared_kernel(${target}): SOURCE and OUTPUT are required")
+  endif()
+  get_filename_component(source "${ARG_SOURCE}" ABSOLUTE)
+  get_filename_component(dir "${ARG_OUTPUT}" DIRECTORY)
+  add_custom_command(OUTPUT ${ARG_OUTPUT}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${STENCIL_COMPILE_EXECUTABLE} ${source} --shared -o ${ARG_OUTPUT}
+            ${ARG_PASSES}
+    DEPENDS ${source} ${STENCIL_COMPILE_TARGET}
+    COMMENT "stencil-compile --shared ${ARG_SOURCE} ${ARG_PASSES}"
+    VERBATIM)
+  add_custom_target(${target} DEPENDS ${ARG_OUTPUT})
+endfunction()

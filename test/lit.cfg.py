@@ -63,6 +63,7 @@ tools = [
     # Built only with clang (examples/CMakeLists.txt); integration tests only.
     ToolSubst("wave3d-example", unresolved="ignore"),
     ToolSubst("fwi-example", unresolved="ignore"),
+    ToolSubst("wave3d-mpi-example", unresolved="ignore"),
     "mlir-opt",
     "mlir-translate",
     "mlir-runner",
