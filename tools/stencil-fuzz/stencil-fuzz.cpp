@@ -45,6 +45,14 @@ static const char *const kPipelines[] = {
     "builtin.module(stencil-adjoint,convert-to-omp{scatter=serial})",
     ("builtin.module(stencil-adjoint{reset-output-adjoints=false},"
      "convert-to-omp{scatter=atomic})"),
+    // Distributed over process grids of each rank (docs/Distributed.md):
+    // the plan, the clipped domains, the exchanges and their lowering to
+    // the mpi dialect and LLVM; other ranks are reported.
+    "builtin.module(stencil-adjoint,stencil-distribute{grid=2},convert-to-omp)",
+    ("builtin.module(stencil-adjoint,stencil-distribute{grid=2,3},"
+     "convert-to-omp)"),
+    ("builtin.module(stencil-adjoint,stencil-distribute{grid=2,1,2},"
+     "convert-to-omp)"),
 };
 
 namespace {
