@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -198,17 +199,25 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
            << "is lowered only on memrefs with static halo sizes";
   ArrayRef<shard::GridAxesAttr> axes = op.getSplitAxes().getAxes();
   ArrayRef<int64_t> halos = op.getStaticHaloSizes();
+  auto type = cast<MemRefType>(op.getDestination().getType());
+  if (int64_t(axes.size()) > type.getRank() ||
+      llvm::any_of(halos, [](int64_t h) { return h < 0; }))
+    return op.emitOpError()
+           << "splits more dimensions than its memref has, or has a negative "
+              "halo size";
   RankBuilder builder(op, grid);
   unsigned next = 0;
   for (unsigned dim = 0; dim < axes.size(); ++dim) {
     ArrayRef<int16_t> dimAxes = axes[dim].asArrayRef();
     if (dimAxes.empty())
       continue;
-    if (dimAxes.size() != 1 || 2 * next + 1 >= halos.size())
+    if (dimAxes.size() != 1 || dimAxes[0] < 0 ||
+        size_t(dimAxes[0]) >= grid.getShape().size() ||
+        2 * next + 1 >= halos.size())
       return op.emitOpError()
              << "splits dimension " << dim
-             << " over several grid axes, or has too few halo sizes; only "
-                "one axis per dimension is lowered";
+             << " over several grid axes or an axis the grid lacks, or has "
+                "too few halo sizes; only one axis per dimension is lowered";
     builder.exchangeDimension(op.getDestination(), dim, dimAxes[0],
                               halos[2 * next], halos[2 * next + 1]);
     ++next;
@@ -220,8 +229,10 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
 
 static LogicalResult lowerMultiIndex(shard::ProcessMultiIndexOp op,
                                      shard::GridOp grid) {
-  if (!op.getAxes().empty())
-    return op.emitOpError() << "is lowered only over all grid axes";
+  if (!op.getAxes().empty() ||
+      op->getNumResults() != grid.getShape().size())
+    return op.emitOpError()
+           << "is lowered only over all grid axes, one result each";
   RankBuilder builder(op, grid);
   for (unsigned axis = 0; axis < op.getNumResults(); ++axis)
     op->getResult(axis).replaceAllUsesWith(builder.coordinate(axis));
@@ -264,6 +275,18 @@ struct StencilLowerHaloExchangePass
     for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
       if (SymbolTable::symbolKnownUseEmpty(grid, module))
         grid.erase();
+    // The MPI-to-LLVM lowering reads the implementation from the module; a
+    // module with MPI ops and no choice gets MPICH's, the one the project
+    // installs (--stencil-distribute sets the same).
+    bool usesMPI = false;
+    module.walk([&](Operation *op) {
+      usesMPI |= isa<mpi::MPIDialect>(op->getDialect());
+    });
+    if (usesMPI && !module->hasAttr("dlti.map"))
+      module->setAttr("dlti.map",
+                      parseAttribute(
+                          "#dlti.map<\"MPI:Implementation\" = \"MPICH\">",
+                          module.getContext()));
   }
 };
 } // namespace
