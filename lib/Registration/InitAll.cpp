@@ -37,9 +37,6 @@ void mlir::stencil::registerStencilInputDialects(DialectRegistry &registry) {
   registry.insert<StencilDialect, affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect>();
-  // Distributed functions (--stencil-distribute): the process grid, its
-  // exchanges, and the MPI implementation attribute.
-  registry.insert<DLTIDialect, mpi::MPIDialect, shard::ShardDialect>();
   // The ConvertToLLVM interfaces are extensions: without them
   // --convert-to-llvm silently converts nothing.
   registerAllExtensions(registry);
@@ -56,6 +53,10 @@ void mlir::stencil::registerStencilInputDialects(DialectRegistry &registry) {
 void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
   registerStencilInputDialects(registry);
   registry.insert<LLVM::LLVMDialect, omp::OpenMPDialect>();
+  // Distributed functions (--stencil-distribute): the process grid, its
+  // exchanges and the MPI implementation attribute. Not input dialects:
+  // stencil programs are written without them.
+  registry.insert<DLTIDialect, mpi::MPIDialect, shard::ShardDialect>();
 }
 
 void mlir::stencil::registerAllStencilPasses() {
