@@ -80,8 +80,7 @@ static long checkSize(const Kernels *K, Block *b, int P, int rank) {
     fprintf(stderr, "rank %d, n = %ld: %ld values differ (energy %a vs %a, "
                     "dE/dC %a vs %a)\n",
             rank, n, bad, distEnergy, refEnergy, distCb, refCb);
-  long total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  long total = failuresOnAllRanks(failures);
   if (rank == 0)
     printf("n = %ld: %s, dE/dC = %.6e vs central difference %.1e\n", n,
            total ? "MISMATCH"

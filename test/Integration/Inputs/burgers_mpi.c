@@ -87,8 +87,7 @@ static long checkSize(const Kernels *K, Block *b, int P, int rank) {
             "rank %d, n = %ld: %ld points differ; the adjoint sent %ld "
             "messages, %ld bytes\n",
             rank, n, bad, messages, bytes);
-  long total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  long total = failuresOnAllRanks(failures);
   if (rank == 0)
     printf("n = %ld: %s, gradient vs central difference %.1e\n", n,
            total ? "MISMATCH"

@@ -49,10 +49,16 @@ static double testValue(int seed, long g) {
   return (double)(x % 2000001ul) / 1000000.0 - 1.0;
 }
 
-/* Sums this rank's failures over all ranks; rank 0 prints PASS or FAIL. */
-static int finish(long failures) {
+/* The failures of every rank, summed (every rank gets the total). */
+static long failuresOnAllRanks(long failures) {
   long total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+/* Sums this rank's failures over all ranks; rank 0 prints PASS or FAIL. */
+static int finish(long failures) {
+  long total = failuresOnAllRanks(failures);
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {

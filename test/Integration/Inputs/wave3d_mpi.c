@@ -196,8 +196,7 @@ static long checkSize(const Kernels *K, Layout *L, int badExtent, int rank) {
             "sent %ld messages, %ld bytes in the adjoint (expected %ld, %ld)\n",
             rank, n, primalBad, adjointBad, adjointMessages, adjointBytes,
             2 * messages, 2 * bytes);
-  long total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  long total = failuresOnAllRanks(failures);
   if (rank == 0)
     printf("n = %ld: %s, dot-product test %.1e (<Jv,w> = %.6e)\n", n,
            total ? "MISMATCH" : "primal and adjoint bitwise equal to one "
