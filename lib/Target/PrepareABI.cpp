@@ -29,14 +29,18 @@ struct StencilPrepareABIPass
   void runOnOperation() override {
     Builder builder(&getContext());
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal() || !func.isPublic())
+      if (func.isExternal())
         continue;
-      func->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
       // `stencil.active` means nothing past differentiation, and the
-      // lowering would copy it onto the wrapper's descriptor pointers.
+      // lowering would copy it onto the arguments of the LLVM function (a
+      // private step function of a time loop that is not inlined keeps it
+      // otherwise) and the wrapper's descriptor pointers.
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         func.removeArgAttr(
             i, stencil::StencilDialect::ActiveAttrHelper::getNameStr());
+      if (!func.isPublic())
+        continue;
+      func->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
       // The ABI contract: the arrays passed to one call do not overlap.
       if (llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<MemRefType>))
         func->setAttr(stencil::StencilDialect::NoaliasAttrHelper::getNameStr(),
