@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -30,21 +31,64 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// Whether `type` can be a distributed array over a grid of rank `rank`.
+static bool isDistributable(Type type, unsigned rank) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.getRank() == rank &&
+         memref.getLayout().isIdentity() &&
+         llvm::all_of(memref.getShape(), ShapedType::isDynamic);
+}
+
+/// Whether `value` is a state of the time loop `loop` (a memref iter_arg).
+static bool isLoopState(Value value, scf::ForOp loop) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return loop && arg && arg.getOwner() == loop.getBody() &&
+         arg.getArgNumber() >= loop.getNumInductionVars() &&
+         isa<MemRefType>(arg.getType());
+}
+
+/// The argument of `func` that `array` is, or is a subview of (through
+/// any number of subviews); null for anything else.
+static BlockArgument getArgumentRoot(Value array, func::FuncOp func) {
+  while (auto view = array.getDefiningOp<memref::SubViewOp>())
+    array = view.getSource();
+  auto arg = dyn_cast<BlockArgument>(array);
+  return arg && arg.getOwner() == &func.getBody().front() ? arg : nullptr;
+}
+
+/// Whether `access` reads an array that every rank holds whole (the caller
+/// passes the global array to each): through a subview of an argument, or
+/// an argument whose rank is not the grid's. Its indices are global, so it
+/// needs neither a view nor an exchange.
+static bool isReplicatedRead(AccessOpInterface access, func::FuncOp func,
+                             unsigned rank) {
+  Value array = access.getAccessedArray();
+  BlockArgument root = getArgumentRoot(array, func);
+  return !access.isWrite() && root &&
+         (root != array ||
+          cast<MemRefType>(array.getType()).getRank() != int64_t(rank));
+}
+
 /// Checks one access of a distributed function and returns the number of
-/// its array among `arrays` (added when new).
-static FailureOr<unsigned> checkAccess(AccessOpInterface access,
-                                       func::FuncOp func, unsigned rank,
-                                       SmallVectorImpl<BlockArgument> &arrays) {
+/// its array among `dist.arrays` (added when new), or nothing for a
+/// replicated read (its argument is added to `dist.replicated`).
+static FailureOr<std::optional<unsigned>>
+checkAccess(AccessOpInterface access, DistributedFunction &dist,
+            unsigned rank) {
+  if (isReplicatedRead(access, dist.func, rank)) {
+    dist.replicated.insert(getArgumentRoot(access.getAccessedArray(), dist.func));
+    return std::optional<unsigned>();
+  }
   Value array = access.getAccessedArray();
   auto arg = dyn_cast<BlockArgument>(array);
-  if (!arg || arg.getOwner() != &func.getBody().front())
+  if (!arg || (arg.getOwner() != &dist.func.getBody().front() &&
+               !isLoopState(arg, dist.loop)))
     return access->emitOpError()
-           << "accesses an array that is not an argument of the function; "
-              "distributing it is not supported yet";
+           << "accesses an array that is not an argument of the function "
+              "or a state of its time loop; distributing it is not "
+              "supported yet";
   auto type = cast<MemRefType>(array.getType());
-  if (type.getRank() != rank || !type.getLayout().isIdentity() ||
-      llvm::any_of(type.getShape(),
-                   [](int64_t extent) { return !ShapedType::isDynamic(extent); }))
+  if (!isDistributable(type, rank))
     return access->emitOpError()
            << "accesses an array of type " << type
            << "; a distributed array must be dynamically shaped, of the "
@@ -56,11 +100,12 @@ static FailureOr<unsigned> checkAccess(AccessOpInterface access,
       return access->emitOpError()
              << "permutes the iteration dimensions (`dims`); distributing "
                 "it is not supported yet";
+  SmallVectorImpl<BlockArgument> &arrays = dist.arrays;
   auto *it = llvm::find(arrays, arg);
   if (it != arrays.end())
-    return unsigned(it - arrays.begin());
+    return std::optional<unsigned>(it - arrays.begin());
   arrays.push_back(arg);
-  return unsigned(arrays.size() - 1);
+  return std::optional<unsigned>(arrays.size() - 1);
 }
 
 /// The dimension a domain sums over first (StencilToAffine.cpp): the first
@@ -96,9 +141,8 @@ static LogicalResult checkSum(DomainOp domain, ArrayRef<int64_t> grid) {
 }
 
 /// Checks a domain and lists its accesses.
-static LogicalResult checkDomain(DomainOp domain, func::FuncOp func,
+static LogicalResult checkDomain(DomainOp domain, DistributedFunction &dist,
                                  ArrayRef<int64_t> grid,
-                                 SmallVectorImpl<BlockArgument> &arrays,
                                  SmallVector<DistAccess> &accesses) {
   unsigned rank = grid.size();
   if (domain.getRank() != rank)
@@ -112,11 +156,12 @@ static LogicalResult checkDomain(DomainOp domain, func::FuncOp func,
     auto access = dyn_cast<AccessOpInterface>(&op);
     if (!access)
       continue;
-    FailureOr<unsigned> array = checkAccess(access, func, rank, arrays);
+    FailureOr<std::optional<unsigned>> array = checkAccess(access, dist, rank);
     if (failed(array))
       return failure();
-    accesses.push_back(
-        {*array, access.isWrite(), access.getArrayOffset()});
+    if (*array)
+      accesses.push_back(
+          {**array, access.isWrite(), access.getArrayOffset()});
   }
   return success();
 }
@@ -133,33 +178,124 @@ static bool isScalarArgumentAccess(Operation &op) {
          cast<MemRefType>(memref.getType()).getRank() == 0;
 }
 
-/// Collects the domains of `func` and their accesses, reporting every form
-/// the distribution does not support. Domains with sums and writes are
-/// split first: the sums are taken over the rank's own points only, the
-/// writes may reach beyond them.
-static LogicalResult collectFunction(func::FuncOp func, ArrayRef<int64_t> grid,
-                                     DistributedFunction &dist) {
-  unsigned rank = grid.size();
-  if (!func.getBody().hasOneBlock())
-    return func.emitOpError()
-           << "has more than one block; distributing it is not supported yet";
-  IRRewriter rewriter(func.getContext());
-  for (auto domain :
-       llvm::make_early_inc_range(func.getBody().front().getOps<DomainOp>()))
-    if (domain.getNumResults() != 0 &&
-        llvm::any_of(domain.getBodyBlock()->getOps<AccessOpInterface>(),
-                     [](AccessOpInterface a) { return a.isWrite(); }))
-      splitDomainResults(rewriter, domain);
-  dist.func = func;
+static bool hasDomains(Operation *op) {
+  bool found = false;
+  op->walk([&](DomainOp) {
+    found = true;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// Whether `func` has domains that run on blocks: at the top level or in
+/// the body of a top-level loop.
+static bool hasBlockDomains(func::FuncOp func) {
   for (Operation &op : func.getBody().front()) {
+    if (isa<DomainOp>(op))
+      return true;
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      if (!loop.getBody()->getOps<DomainOp>().empty())
+        return true;
+  }
+  return false;
+}
+
+/// The value symbol or dimension `expr` of a domain's bounds stands for.
+static Value getBoundOperand(DomainOp domain, AffineMap map, AffineExpr expr) {
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return domain.getBoundOperands()[map.getNumDims() + symbol.getPosition()];
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return domain.getBoundOperands()[dim.getPosition()];
+  return {};
+}
+
+/// Whether `domain` runs over whole arrays point by point: from 0 to the
+/// extents (`memref.dim`) of an array argument of the grid's rank, every
+/// access at offset 0 in identity `dims`, no results. On a rank it does to
+/// the block and its halo what it does on one process to the whole array,
+/// so the distribution leaves it as it is: the time-loop adjoint copies
+/// its snapshots so.
+static bool isWholeArrayDomain(DomainOp domain, unsigned rank) {
+  if (domain.getRank() != rank || domain.getNumResults() != 0)
+    return false;
+  AffineMap lower = domain.getLowerBounds(), upper = domain.getUpperBounds();
+  for (unsigned k = 0; k < rank; ++k) {
+    auto zero = dyn_cast<AffineConstantExpr>(lower.getResult(k));
+    Value extent = getBoundOperand(domain, upper, upper.getResult(k));
+    auto dim = extent ? extent.getDefiningOp<memref::DimOp>() : nullptr;
+    if (!zero || zero.getValue() != 0 || !dim ||
+        dim.getConstantIndex() != std::optional<int64_t>(k))
+      return false;
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
+        !isDistributable(arg.getType(), rank))
+      return false;
+  }
+  for (auto access : domain.getBodyBlock()->getOps<AccessOpInterface>()) {
+    SmallVector<int64_t> dims = access.getIterationDims();
+    for (unsigned k = 0; k < dims.size(); ++k)
+      if (dims[k] != int64_t(k))
+        return false;
+    if (llvm::any_of(access.getArrayOffset(),
+                     [](int64_t offset) { return offset != 0; }))
+      return false;
+  }
+  return true;
+}
+
+/// Checks that the domains of a function without block domains are whole
+/// array ones.
+static LogicalResult checkNestedDomains(func::FuncOp func, unsigned rank) {
+  WalkResult result = func.walk([&](DomainOp domain) {
+    if (isWholeArrayDomain(domain, rank))
+      return WalkResult::advance();
+    domain.emitOpError()
+        << "is nested in a region other than a function's body or its "
+           "time loop's; distributing it is not supported yet";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// The time loop of `func`: its one top-level `scf.for` with domains, or
+/// null.
+static FailureOr<scf::ForOp> findTimeLoop(func::FuncOp func) {
+  scf::ForOp loop;
+  for (auto forOp : func.getBody().front().getOps<scf::ForOp>()) {
+    if (!hasDomains(forOp))
+      continue;
+    if (loop)
+      return forOp.emitOpError()
+             << "is a second time loop with domains in one function; "
+                "distributing it is not supported yet";
+    loop = forOp;
+  }
+  return loop;
+}
+
+/// Collects the domains of `block` (the function's body or its time
+/// loop's) and their accesses, reporting every form the distribution does
+/// not support.
+static LogicalResult collectBlock(Block &block, ArrayRef<int64_t> grid,
+                                  DistributedFunction &dist) {
+  for (Operation &op : block) {
     if (auto domain = dyn_cast<DomainOp>(&op)) {
+      if (dist.loop && &block != dist.loop.getBody())
+        return domain.emitOpError()
+               << "is outside the time loop of its function; distributing "
+                  "it is not supported yet";
       dist.domains.push_back(domain);
-      if (failed(checkDomain(domain, func, grid, dist.arrays,
-                             dist.accesses.emplace_back())))
+      if (failed(checkDomain(domain, dist, grid, dist.accesses.emplace_back())))
         return failure();
       continue;
     }
-    if (isa<func::ReturnOp>(op) || isScalarArgumentAccess(op))
+    if (&op == dist.loop.getOperation()) {
+      if (failed(collectBlock(*dist.loop.getBody(), grid, dist)))
+        return failure();
+      continue;
+    }
+    if (isa<func::ReturnOp, scf::YieldOp>(op) || isScalarArgumentAccess(op) ||
+        isa<memref::LoadOp>(op))
       continue;
     if (isPure(&op) && op.getNumRegions() == 0)
       continue;
@@ -167,23 +303,154 @@ static LogicalResult collectFunction(func::FuncOp func, ArrayRef<int64_t> grid,
            << "is not supported yet in a function distributed by "
               "--stencil-distribute";
   }
-  for (BlockArgument arg : func.getArguments())
-    if (isa<MemRefType>(arg.getType()) && !llvm::is_contained(dist.arrays, arg))
-      for (Operation *user : arg.getUsers())
-        if (!isScalarArgumentAccess(*user))
-          return user->emitOpError()
-               << "uses a distributed array outside a domain; this is not "
-                  "supported yet";
   return success();
 }
 
-static bool hasDomains(func::FuncOp func) {
-  bool found = false;
-  func.walk([&](DomainOp) {
-    found = true;
-    return WalkResult::interrupt();
+/// Whether `user`, a user of a function argument that no domain accesses
+/// as a block, treats it as every rank's whole copy (reads, subviews that
+/// domains read, checkAccess saw to that) or starts a loop state from it.
+static bool isReplicatedUse(Operation *user, scf::ForOp loop) {
+  return isScalarArgumentAccess(*user) ||
+         isa<memref::LoadOp, memref::DimOp, memref::SubViewOp>(user) ||
+         user->getParentOfType<DomainOp>() || user == loop.getOperation();
+}
+
+/// Checks that distributed arrays are used in domains only, replicated
+/// arrays only read, and the time loop's states started from arguments
+/// and rotated by its `scf.yield` alone.
+static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
+  scf::ForOp loop = dist.loop;
+  for (BlockArgument arg : dist.func.getArguments()) {
+    if (!isa<MemRefType>(arg.getType()))
+      continue;
+    bool distributed = llvm::is_contained(dist.arrays, arg);
+    if (distributed && dist.replicated.contains(arg))
+      return emitError(arg.getLoc())
+             << "argument " << arg.getArgNumber()
+             << " is read both as a block (directly) and whole (through a "
+                "subview); distributing it is not supported yet";
+    for (Operation *user : arg.getUsers()) {
+      if (distributed ? bool(user->getParentOfType<DomainOp>())
+                      : isReplicatedUse(user, loop))
+        continue;
+      if (distributed && user == loop.getOperation())
+        return user->emitOpError()
+               << "starts a state from an array that domains also access "
+                  "directly; distributing it is not supported yet";
+      if (distributed)
+        return user->emitOpError()
+               << "uses a distributed array outside a domain; this is not "
+                  "supported yet";
+      return user->emitOpError()
+             << "uses an array that no domain accesses, which every rank "
+                "holds whole, other than by reading it; this is not "
+                "supported yet";
+    }
+  }
+  if (!loop)
+    return success();
+  SmallVector<Value> starts;
+  for (auto [init, state, result] : llvm::zip(
+           loop.getInitArgs(), loop.getRegionIterArgs(), loop.getResults())) {
+    if (!isa<MemRefType>(state.getType()))
+      continue;
+    auto arg = dyn_cast<BlockArgument>(init);
+    if (!arg || arg.getOwner() != &dist.func.getBody().front() ||
+        llvm::is_contained(dist.arrays, arg) || llvm::is_contained(starts, arg))
+      return loop.emitOpError()
+             << "starts a state from a value that is not an argument of the "
+                "function used nowhere else; distributing it is not "
+                "supported yet";
+    if (!isDistributable(state.getType(), rank))
+      return loop.emitOpError()
+             << "has a state of type " << state.getType()
+             << "; a distributed array must be dynamically shaped, of the "
+                "grid's rank ("
+             << rank << ") and of identity layout";
+    starts.push_back(arg);
+    if (!result.use_empty())
+      return loop.emitOpError() << "has a state that is used after the loop; "
+                                   "distributing it is not supported yet";
+    for (Operation *user : state.getUsers())
+      if (!isa<scf::YieldOp>(user) && !user->getParentOfType<DomainOp>())
+        return user->emitOpError()
+               << "uses a time-loop state outside a domain; distributing it "
+                  "is not supported yet";
+  }
+  return success();
+}
+
+/// Splits the domains of `block` that compute sums and write: the sums
+/// are taken over the rank's own points only, the writes may reach beyond
+/// them.
+static void splitSumDomains(Block &block) {
+  IRRewriter rewriter(block.getParentOp()->getContext());
+  for (auto domain : llvm::make_early_inc_range(block.getOps<DomainOp>()))
+    if (domain.getNumResults() != 0 &&
+        llvm::any_of(domain.getBodyBlock()->getOps<AccessOpInterface>(),
+                     [](AccessOpInterface a) { return a.isWrite(); }))
+      splitDomainResults(rewriter, domain);
+}
+
+/// Collects the domains of `func` and their accesses and plans them.
+static LogicalResult collectFunction(func::FuncOp func, ArrayRef<int64_t> grid,
+                                     DistributedFunction &dist) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError()
+           << "has more than one block; distributing it is not supported yet";
+  FailureOr<scf::ForOp> loop = findTimeLoop(func);
+  if (failed(loop))
+    return failure();
+  dist.func = func;
+  dist.loop = *loop;
+  splitSumDomains(func.getBody().front());
+  if (dist.loop)
+    splitSumDomains(*dist.loop.getBody());
+  if (failed(collectBlock(func.getBody().front(), grid, dist)) ||
+      failed(checkArrayUses(dist, grid.size())))
+    return failure();
+  if (!dist.loop) {
+    dist.plan = planDistribution(dist.accesses, dist.arrays.size(), grid.size());
+    return success();
+  }
+  SmallVector<bool> invariant;
+  for (BlockArgument array : dist.arrays)
+    invariant.push_back(array.getOwner() == &func.getBody().front());
+  dist.plan = planLoopDistribution(dist.accesses, dist.arrays.size(),
+                                   grid.size(), invariant);
+  return success();
+}
+
+/// Functions that call a distributed function (the adjoint of a time loop
+/// calls its step functions) gain the global extents too, and pass them on
+/// at every such call.
+static void distributeCallers(ModuleOp module, DenseSet<Operation *> distributed,
+                              unsigned rank) {
+  auto callsDistributed = [&](func::FuncOp func) {
+    bool found = false;
+    func.walk([&](func::CallOp call) {
+      if (distributed.contains(module.lookupSymbol(call.getCalleeAttr())))
+        found = true;
+    });
+    return found;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && !distributed.contains(func) &&
+          callsDistributed(func)) {
+        appendExtentArguments(func, rank);
+        distributed.insert(func);
+        changed = true;
+      }
+  }
+  module.walk([&](func::CallOp call) {
+    if (!distributed.contains(module.lookupSymbol(call.getCalleeAttr())))
+      return;
+    auto caller = call->getParentOfType<func::FuncOp>();
+    call.getOperandsMutable().append(
+        caller.getArguments().take_back(rank));
   });
-  return found;
 }
 
 namespace {
@@ -217,10 +484,14 @@ struct StencilDistributePass
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || !hasDomains(func))
         continue;
+      if (!hasBlockDomains(func)) {
+        if (failed(checkNestedDomains(func, rank)))
+          return signalPassFailure();
+        continue;
+      }
       DistributedFunction &dist = functions.emplace_back();
       if (failed(collectFunction(func, grid, dist)))
         return signalPassFailure();
-      dist.plan = planDistribution(dist.accesses, dist.arrays.size(), rank);
       widest = std::max(widest, dist.plan.maxHalo());
       if (report) {
         std::string json;
@@ -237,8 +508,12 @@ struct StencilDistributePass
     }
     int64_t width = halo >= 0 ? int64_t(halo) : widest;
     emitGrid(module, grid);
-    for (DistributedFunction &dist : functions)
+    DenseSet<Operation *> distributed;
+    for (DistributedFunction &dist : functions) {
       emitDistributedFunction(dist, grid, width);
+      distributed.insert(dist.func);
+    }
+    distributeCallers(module, std::move(distributed), rank);
   }
 };
 } // namespace

@@ -51,15 +51,24 @@ public:
 
   void emit() {
     declareRuntime();
-    addExtentArguments();
+    extents = appendExtentArguments(dist.func, rank);
     b.setInsertionPointToStart(&dist.func.getBody().front());
     emitBlock();
     emitChecks();
+    SmallVector<Value> origin;
+    for (unsigned k = 0; k < rank; ++k)
+      origin.push_back(sub(starts[k], constant(halo)));
+    // Views of the arguments once, of the loop's states every iteration.
     for (BlockArgument array : dist.arrays) {
-      SmallVector<Value> origin;
-      for (unsigned k = 0; k < rank; ++k)
-        origin.push_back(sub(starts[k], constant(halo)));
+      OpBuilder::InsertionGuard guard(b);
+      if (array.getOwner() != &dist.func.getBody().front())
+        b.setInsertionPointToStart(array.getOwner());
       views.push_back(makeView(array, origin));
+    }
+    if (dist.loop) {
+      b.setInsertionPoint(dist.loop);
+      for (const HaloExchange &exchange : dist.plan.entry)
+        emitExchange(exchange);
     }
     for (unsigned i = 0; i < dist.domains.size(); ++i) {
       b.setInsertionPoint(dist.domains[i]);
@@ -96,7 +105,6 @@ private:
   }
 
   void declareRuntime();
-  void addExtentArguments();
   void emitBlock();
   void emitChecks();
   Value makeView(Value memref, ArrayRef<Value> origin);
@@ -152,23 +160,6 @@ void FunctionEmitter::declareRuntime() {
   }
 }
 
-void FunctionEmitter::addExtentArguments() {
-  func::FuncOp func = dist.func;
-  MLIRContext *ctx = func.getContext();
-  auto attrName = StencilDialect::ExtraArgsAttrHelper::getNameStr();
-  SmallVector<Attribute> extras;
-  if (auto existing = func->getAttrOfType<ArrayAttr>(attrName))
-    llvm::append_range(extras, existing.getValue());
-  for (unsigned k = 0; k < rank; ++k) {
-    std::string name = "global_extent_" + std::to_string(k);
-    (void)func.insertArgument(func.getNumArguments(), b.getIndexType(), {},
-                              NameLoc::get(StringAttr::get(ctx, name), loc));
-    extents.push_back(func.getArguments().back());
-    extras.push_back(StringAttr::get(ctx, name));
-  }
-  func->setAttr(attrName, ArrayAttr::get(ctx, extras));
-}
-
 /// `file:line:col: 'name'`, what the run-time checks print first.
 static std::string describe(func::FuncOp func) {
   std::string text;
@@ -198,8 +189,22 @@ void FunctionEmitter::emitBlock() {
   }
 }
 
-void FunctionEmitter::emitChecks() {
+/// The arguments whose extents a distributed function checks: its arrays,
+/// and the arguments its time loop's states start from.
+static SmallVector<BlockArgument> getCheckedArguments(DistributedFunction &dist) {
+  SmallVector<BlockArgument> args;
   for (BlockArgument array : dist.arrays) {
+    if (array.getOwner() != &dist.func.getBody().front())
+      array = cast<BlockArgument>(
+          dist.loop.getTiedLoopInit(array)->get());
+    if (!llvm::is_contained(args, array))
+      args.push_back(array);
+  }
+  return args;
+}
+
+void FunctionEmitter::emitChecks() {
+  for (BlockArgument array : getCheckedArguments(dist)) {
     std::string name = "argument " + std::to_string(array.getArgNumber());
     if (auto named = dyn_cast<NameLoc>(array.getLoc()))
       name = "'" + named.getName().str() + "'";
@@ -321,6 +326,26 @@ void FunctionEmitter::clipDomain(unsigned i) {
       if (it != dist.arrays.end())
         use.set(views[it - dist.arrays.begin()]);
     }
+}
+
+SmallVector<Value> mlir::stencil::appendExtentArguments(func::FuncOp func,
+                                                       unsigned rank) {
+  MLIRContext *ctx = func.getContext();
+  auto attrName = StencilDialect::ExtraArgsAttrHelper::getNameStr();
+  SmallVector<Attribute> extras;
+  if (auto existing = func->getAttrOfType<ArrayAttr>(attrName))
+    llvm::append_range(extras, existing.getValue());
+  SmallVector<Value> extents;
+  for (unsigned k = 0; k < rank; ++k) {
+    std::string name = "global_extent_" + std::to_string(k);
+    (void)func.insertArgument(
+        func.getNumArguments(), IndexType::get(ctx), {},
+        NameLoc::get(StringAttr::get(ctx, name), func.getLoc()));
+    extents.push_back(func.getArguments().back());
+    extras.push_back(StringAttr::get(ctx, name));
+  }
+  func->setAttr(attrName, ArrayAttr::get(ctx, extras));
+  return extents;
 }
 
 void mlir::stencil::emitDistributedFunction(DistributedFunction &dist,

@@ -13,6 +13,7 @@
 #include "Stencil/Distribution/DistributionPlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::stencil {
@@ -20,13 +21,18 @@ namespace mlir::stencil {
 /// The process grid's symbol in a distributed module.
 inline constexpr llvm::StringLiteral kGridName = "stencil_grid";
 
-/// A function to distribute: its domains in program order, their accesses
-/// (array numbers index `arrays`) and its plan.
+/// A function to distribute: its time loop (or null), its domains in
+/// program order, their accesses (array numbers index `arrays`: arguments
+/// of the function and states of its time loop) and its plan.
 struct DistributedFunction {
   func::FuncOp func;
+  scf::ForOp loop;
   SmallVector<DomainOp> domains;
   SmallVector<SmallVector<DistAccess>> accesses;
   SmallVector<BlockArgument> arrays;
+  /// Arguments that domains read whole, in global coordinates, on every
+  /// rank (through subviews, or of another rank than the grid's).
+  llvm::SmallDenseSet<BlockArgument> replicated;
   DistributionPlan plan;
 };
 
@@ -39,6 +45,10 @@ void emitGrid(ModuleOp module, ArrayRef<int64_t> grid);
 /// dimension.
 void emitDistributedFunction(DistributedFunction &dist, ArrayRef<int64_t> grid,
                              int64_t halo);
+
+/// Appends the `rank` global extents to `func`'s arguments (named and
+/// listed in `stencil.extra_args`) and returns them.
+SmallVector<Value> appendExtentArguments(func::FuncOp func, unsigned rank);
 
 } // namespace mlir::stencil
 

@@ -43,11 +43,15 @@ int64_t DistributionPlan::maxHalo() const {
 
 SmallVector<int64_t> DistributionPlan::maxExchange() const {
   SmallVector<int64_t> widest(rank, 0);
-  for (const DistDomain &domain : domains)
-    for (const HaloExchange &exchange : domain.exchanges)
+  auto widen = [&](ArrayRef<HaloExchange> exchanges) {
+    for (const HaloExchange &exchange : exchanges)
       for (unsigned k = 0; k < rank; ++k)
         widest[k] = std::max({widest[k], exchange.widths.lower[k],
                               exchange.widths.upper[k]});
+  };
+  widen(entry);
+  for (const DistDomain &domain : domains)
+    widen(domain.exchanges);
   return widest;
 }
 
@@ -93,12 +97,20 @@ static void getDomainHalos(ArrayRef<DistAccess> accesses, const WriteBox &box,
   }
 }
 
-DistributionPlan
-mlir::stencil::planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
-                                unsigned numArrays, unsigned rank) {
+/// Whether a domain writes array `a`.
+static bool isWritten(ArrayRef<DistAccess> accesses, unsigned a) {
+  return llvm::any_of(accesses, [&](const DistAccess &access) {
+    return access.write && access.array == a;
+  });
+}
+
+/// The plan of `domains` when the halos `valid` hold on entry.
+static DistributionPlan planSequence(ArrayRef<SmallVector<DistAccess>> domains,
+                                     unsigned numArrays, unsigned rank,
+                                     SmallVector<HaloWidths> valid) {
   DistributionPlan plan;
   plan.rank = rank;
-  plan.halos.assign(numArrays, HaloWidths(rank));
+  plan.halos = valid;
   SmallVector<SmallVector<HaloWidths>> reads, writes;
   for (ArrayRef<DistAccess> accesses : domains) {
     WriteBox box = getWriteBox(accesses, rank);
@@ -113,13 +125,7 @@ mlir::stencil::planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
     writes.emplace_back(numArrays, HaloWidths(rank));
     getDomainHalos(accesses, box, rank, reads.back(), writes.back());
   }
-  auto isWritten = [&](unsigned i, unsigned a) {
-    return llvm::any_of(domains[i], [&](const DistAccess &access) {
-      return access.write && access.array == a;
-    });
-  };
-  // What each array's halo holds: nothing on entry and after each write.
-  SmallVector<HaloWidths> valid(numArrays, HaloWidths(rank));
+  // What each array's halo holds: `valid` on entry, nothing after a write.
   for (unsigned i = 0; i < domains.size(); ++i) {
     for (unsigned a = 0; a < numArrays; ++a) {
       HaloWidths covered = valid[a];
@@ -128,7 +134,8 @@ mlir::stencil::planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
         continue;
       // One exchange for every read until the next write.
       HaloWidths widths = reads[i][a];
-      for (unsigned j = i + 1; j < domains.size() && !isWritten(j, a); ++j)
+      for (unsigned j = i + 1; j < domains.size() && !isWritten(domains[j], a);
+           ++j)
         widths.widen(reads[j][a]);
       plan.domains[i].exchanges.push_back({a, widths});
       valid[a] = widths;
@@ -136,10 +143,42 @@ mlir::stencil::planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
     for (unsigned a = 0; a < numArrays; ++a) {
       plan.halos[a].widen(valid[a]);
       plan.halos[a].widen(writes[i][a]);
-      if (isWritten(i, a))
+      if (isWritten(domains[i], a))
         valid[a] = HaloWidths(rank);
     }
   }
+  return plan;
+}
+
+DistributionPlan
+mlir::stencil::planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
+                                unsigned numArrays, unsigned rank) {
+  return planSequence(domains, numArrays, rank,
+                      SmallVector<HaloWidths>(numArrays, HaloWidths(rank)));
+}
+
+DistributionPlan
+mlir::stencil::planLoopDistribution(ArrayRef<SmallVector<DistAccess>> domains,
+                                    unsigned numArrays, unsigned rank,
+                                    ArrayRef<bool> invariant) {
+  // An invariant array's halo, filled before the loop, holds for every
+  // read of every iteration.
+  SmallVector<HaloWidths> valid(numArrays, HaloWidths(rank));
+  for (ArrayRef<DistAccess> accesses : domains) {
+    SmallVector<HaloWidths> reads(numArrays, HaloWidths(rank)),
+        writes(numArrays, HaloWidths(rank));
+    getDomainHalos(accesses, getWriteBox(accesses, rank), rank, reads, writes);
+    for (unsigned a = 0; a < numArrays; ++a)
+      if (invariant[a] && llvm::none_of(domains, [&](ArrayRef<DistAccess> d) {
+            return isWritten(d, a);
+          }))
+        valid[a].widen(reads[a]);
+  }
+  DistributionPlan plan = planSequence(domains, numArrays, rank, valid);
+  plan.loop = true;
+  for (unsigned a = 0; a < numArrays; ++a)
+    if (!valid[a].empty())
+      plan.entry.push_back({a, valid[a]});
   return plan;
 }
 
@@ -150,22 +189,28 @@ static llvm::json::Value toJSON(const HaloWidths &widths) {
   return sides;
 }
 
+static llvm::json::Value toJSON(ArrayRef<HaloExchange> exchanges) {
+  llvm::json::Array list;
+  for (const HaloExchange &exchange : exchanges)
+    list.push_back(llvm::json::Object{{"array", exchange.array},
+                                      {"widths", toJSON(exchange.widths)}});
+  return list;
+}
+
 void DistributionPlan::printJSON(raw_ostream &os) const {
   llvm::json::Array domainsJSON;
-  for (const DistDomain &domain : domains) {
-    llvm::json::Array exchanges;
-    for (const HaloExchange &exchange : domain.exchanges)
-      exchanges.push_back(llvm::json::Object{
-          {"array", exchange.array}, {"widths", toJSON(exchange.widths)}});
+  for (const DistDomain &domain : domains)
     domainsJSON.push_back(llvm::json::Object{
-        {"reach", toJSON(domain.reach)}, {"exchanges", std::move(exchanges)}});
-  }
+        {"reach", toJSON(domain.reach)},
+        {"exchanges", toJSON(domain.exchanges)}});
   llvm::json::Array halosJSON;
   for (const HaloWidths &halo : halos)
     halosJSON.push_back(toJSON(halo));
-  os << llvm::json::Value(llvm::json::Object{
-      {"rank", rank},
-      {"domains", std::move(domainsJSON)},
-      {"halos", std::move(halosJSON)},
-      {"max_halo", maxHalo()}});
+  llvm::json::Object object{{"rank", rank},
+                            {"domains", std::move(domainsJSON)},
+                            {"halos", std::move(halosJSON)},
+                            {"max_halo", maxHalo()}};
+  if (loop)
+    object["loop_entry"] = toJSON(entry);
+  os << llvm::json::Value(std::move(object));
 }

@@ -36,11 +36,171 @@ func.func @temporary(%v: memref<?xf64>, %n: index) {
 
 // -----
 
-func.func @loop(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+func.func @before_loop(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @below {{'scf.for' op is not supported yet in a function distributed by --stencil-distribute}}
+  // expected-error @below {{is outside the time loop of its function; distributing it is not supported yet}}
+  stencil.domain (%i) = (1) to (%n) {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
   scf.for %t = %c0 to %n step %c1 {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %u[-1] : memref<?xf64>
+      stencil.store %x to %v : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @two_loops(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %n step %c1 {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %u[-1] : memref<?xf64>
+      stencil.store %x to %v : memref<?xf64>
+    }
+  }
+  // expected-error @below {{is a second time loop with domains in one function; distributing it is not supported yet}}
+  scf.for %t = %c0 to %n step %c1 {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %v[-1] : memref<?xf64>
+      stencil.store %x to %u : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @nested_loop(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %n step %c1 {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %u[-1] : memref<?xf64>
+      stencil.store %x to %v : memref<?xf64>
+    }
+    // expected-error @below {{'scf.for' op is not supported yet in a function distributed by --stencil-distribute}}
+    scf.for %s = %c0 to %n step %c1 {
+      stencil.domain (%i) = (1) to (%n) {
+        %x = stencil.gather %v[-1] : memref<?xf64>
+        stencil.store %x to %u : memref<?xf64>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @aliased_state(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'scf.for' op starts a state from an array that domains also access directly; distributing it is not supported yet}}
+  %r:2 = scf.for %t = %c0 to %n step %c1 iter_args(%a = %u, %b = %v)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %a[-1] : memref<?xf64>
+      %y = stencil.gather %u[0] : memref<?xf64>
+      %z = arith.addf %x, %y : f64
+      stencil.store %z to %b : memref<?xf64>
+    }
+    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @same_state_twice(%u: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'scf.for' op starts a state from a value that is not an argument of the function used nowhere else; distributing it is not supported yet}}
+  %r:2 = scf.for %t = %c0 to %n step %c1 iter_args(%a = %u, %b = %u)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %a[-1] : memref<?xf64>
+      stencil.store %x to %b : memref<?xf64>
+    }
+    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @state_after_loop(%u: memref<?xf64>, %v: memref<?xf64>, %n: index)
+    -> memref<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'scf.for' op has a state that is used after the loop; distributing it is not supported yet}}
+  %r:2 = scf.for %t = %c0 to %n step %c1 iter_args(%a = %u, %b = %v)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %a[-1] : memref<?xf64>
+      stencil.store %x to %b : memref<?xf64>
+    }
+    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
+  }
+  return %r#0 : memref<?xf64>
+}
+
+// -----
+
+func.func @state_outside_domain(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %n step %c1 iter_args(%a = %u, %b = %v)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %a[-1] : memref<?xf64>
+      stencil.store %x to %b : memref<?xf64>
+    }
+    // expected-error @below {{'memref.load' op uses a time-loop state outside a domain; distributing it is not supported yet}}
+    %y = memref.load %b[%c0] : memref<?xf64>
+    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @replicated_store(%u: memref<?xf64>, %v: memref<?xf64>,
+                            %w: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f64
+  stencil.domain (%i) = (1) to (%n) {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  // expected-error @below {{'memref.store' op is not supported yet in a function distributed by --stencil-distribute}}
+  memref.store %zero, %w[%c0] : memref<?xf64>
+  return
+}
+
+// -----
+
+func.func @replicated_view(%u: memref<?xf64>, %v: memref<?xf64>,
+                           %w: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  // expected-error @below {{'memref.subview' op uses an array that no domain accesses, which every rank holds whole, other than by reading it; this is not supported yet}}
+  %s = memref.subview %w[1] [%n] [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: 1>>
+  return
+}
+
+// -----
+
+func.func @nested_domain(%u: memref<?xf64>, %v: memref<?xf64>, %n: index,
+                         %flag: i1) {
+  scf.if %flag {
+    // expected-error @below {{is nested in a region other than a function's body or its time loop's; distributing it is not supported yet}}
     stencil.domain (%i) = (1) to (%n) {
       %x = stencil.gather %u[-1] : memref<?xf64>
       stencil.store %x to %v : memref<?xf64>
@@ -54,7 +214,7 @@ func.func @loop(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
 func.func @view(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %w = memref.subview %u[1] [%n] [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: 1>>
   stencil.domain (%i) = (1) to (%n) {
-    // expected-error @below {{accesses an array that is not an argument of the function; distributing it is not supported yet}}
+    // expected-error @below {{accesses an array that is not an argument of the function or a state of its time loop; distributing it is not supported yet}}
     %x = stencil.gather %w[-1] : memref<?xf64, strided<[1], offset: 1>>
     stencil.store %x to %v : memref<?xf64>
   }
@@ -70,7 +230,7 @@ func.func @permuted(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
     stencil.store %y to %v : memref<?xf64>
   }
   %c = arith.constant 0 : index
-  // expected-error @below {{'memref.load' op is not supported yet in a function distributed by --stencil-distribute}}
+  // expected-error @below {{'memref.load' op uses a distributed array outside a domain; this is not supported yet}}
   %z = memref.load %u[%c] : memref<?xf64>
   return
 }

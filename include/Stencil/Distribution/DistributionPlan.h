@@ -65,6 +65,10 @@ struct DistDomain {
 /// The plan of one function.
 struct DistributionPlan {
   unsigned rank = 0;
+  /// Whether the domains are a time loop's body (planLoopDistribution).
+  bool loop = false;
+  /// Exchanges that run once before the time loop, in array order.
+  SmallVector<HaloExchange> entry;
   std::vector<DistDomain> domains;
   /// Per array, the widths it needs around the block: what exchanges fill
   /// and what domains write beyond the block.
@@ -85,6 +89,17 @@ struct DistributionPlan {
 /// exchange as wide as every read until the next write needs.
 DistributionPlan planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
                                   unsigned numArrays, unsigned rank);
+
+/// Plans the body of a time loop whose domains, in program order, make the
+/// accesses `domains`. Arrays with `invariant` set (function arguments the
+/// body never writes) are exchanged once, before the loop, as wide as
+/// every read of the body; the others (states the loop rotates, arrays it
+/// writes) are not trusted at the start of an iteration and are exchanged
+/// inside the body as planDistribution does: one exchange per array per
+/// write, so one per step for a state written once per step.
+DistributionPlan planLoopDistribution(ArrayRef<SmallVector<DistAccess>> domains,
+                                      unsigned numArrays, unsigned rank,
+                                      ArrayRef<bool> invariant);
 
 } // namespace mlir::stencil
 

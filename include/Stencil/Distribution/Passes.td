@@ -43,10 +43,18 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
 
     #### Input invariant
     - Function bodies are single blocks of stencil domains and side-effect
-      free scalar ops; no time loops, allocations, calls or sums (domain
-      results) yet; every domain has the grid's rank; arrays are
-      dynamically shaped, identity-layout arguments of that rank, accessed
-      without `dims` (each is reported otherwise).
+      free scalar ops, or one time loop (`scf.for`) whose body is such a
+      block, its states rotated through memref `iter_args` started from
+      arguments (DistributionPlan.h: the states are exchanged every step,
+      arguments the body never writes once before the loop). Every domain
+      has the grid's rank; distributed arrays are dynamically shaped,
+      identity-layout arguments or states of that rank, accessed without
+      `dims`, in domains only. Arrays that domains only read through a
+      subview, or of another rank, are replicated: every rank holds them
+      whole (e.g. seismic traces). Functions without such domains that
+      call distributed ones (the adjoint of a time loop) gain the global
+      extents and pass them on; their domains must run over whole local
+      arrays (snapshot copies). Each other form is reported at its op.
 
     #### Output IR
     - The same functions over views of the blocks, with clipped bounds,
