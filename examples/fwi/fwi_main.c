@@ -16,6 +16,7 @@
  *===----------------------------------------------------------------------===*/
 
 #include "fwi.h"
+#include "fwi_survey.h"
 
 #include "Stencil/Runtime/Checkpoint.h"
 
@@ -28,11 +29,6 @@
 #include <sys/resource.h>
 
 #include "png_write.h"
-
-typedef struct {
-  int64_t n, steps, sx, sy, sz, zr;
-  double *w, *d;
-} Survey;
 
 /* The peak resident memory of the process so far, in bytes. */
 static double peakResident(void) {
@@ -50,24 +46,12 @@ static double *zeros(size_t count) {
   return p;
 }
 
-/* The Ricker wavelet of peak frequency f (cycles per step), delayed by
- * 1.2 / f steps. */
-static double ricker(double t, double f) {
-  double a = M_PI * f * (t - 1.2 / f);
-  return (1.0 - 2.0 * a * a) * exp(-a * a);
-}
-
-/* The background model and the true one: a slow-down (m = (v dt/h)^2 drops
- * by `blob`) in a Gaussian blob half way down, off the source's axis. */
+/* The model of fwi_survey.h on the whole grid. */
 static void makeModel(double *m, int64_t n, double blob) {
-  double c = (n - 1) / 2.0, sigma = n / 8.0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t k = 0; k < n; ++k) {
-        double x = i - 0.35 * n, z = k - 0.5 * n;
-        double r2 = x * x + (j - c) * (j - c) + z * z;
-        m[(i * n + j) * n + k] = 0.09 * (1.0 - blob * exp(-r2 / (2 * sigma * sigma)));
-      }
+      for (int64_t k = 0; k < n; ++k)
+        m[(i * n + j) * n + k] = modelAt(i, j, k, n, blob);
 }
 
 /* Descriptors of the three state arrays, zeroed (the initial state). */
@@ -121,12 +105,7 @@ int main(int argc, char **argv) {
   }
   size_t cells = (size_t)(n * n * n);
   double baseline = peakResident();
-  /* The source near the bottom, the receivers near the top: the waves
-   * cross the model, as in a transmission (cross-well) survey. */
-  Survey v = {n, steps, n / 2, n / 2, n - 4, 3, zeros(steps),
-              zeros(steps * n * n)};
-  for (int64_t t = 0; t < steps; ++t)
-    v.w[t] = ricker((double)t, 0.04);
+  Survey v = makeSurvey(n, steps, zeros(steps), zeros(steps * n * n));
   State s, sb;
   for (int k = 0; k < 3; ++k) {
     s.data[k] = zeros(cells);
