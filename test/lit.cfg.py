@@ -64,6 +64,7 @@ tools = [
     ToolSubst("wave3d-example", unresolved="ignore"),
     ToolSubst("fwi-example", unresolved="ignore"),
     ToolSubst("wave3d-mpi-example", unresolved="ignore"),
+    ToolSubst("fwi-mpi-example", unresolved="ignore"),
     "mlir-opt",
     "mlir-translate",
     "mlir-runner",
