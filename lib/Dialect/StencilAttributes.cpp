@@ -84,6 +84,22 @@ static LogicalResult verifyAdjointRoles(Operation *op, NamedAttribute attr) {
                                    : "an array of strings");
 }
 
+/// `stencil.distribution` on a function: `grid`, extents of at least 1,
+/// and `halo`, a non-negative width, and nothing else.
+static LogicalResult verifyDistribution(Operation *op, NamedAttribute attr) {
+  auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+  auto grid = dict ? dict.getAs<DenseI64ArrayAttr>("grid") : nullptr;
+  auto halo = dict ? dict.getAs<IntegerAttr>("halo") : nullptr;
+  if (!isa<FunctionOpInterface>(op) || !grid || grid.empty() ||
+      llvm::any_of(grid.asArrayRef(), [](int64_t p) { return p < 1; }) ||
+      !halo || halo.getInt() < 0 || dict.size() != 2)
+    return op->emitOpError()
+           << "'" << attr.getName().getValue()
+           << "' must be {grid = array<i64: P0, ...>, halo = N} with every "
+              "P >= 1 and N >= 0, on a function";
+  return success();
+}
+
 LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -99,6 +115,8 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
   if (name == ActiveAttrHelper::getNameStr())
     return op->emitOpError() << "'" << name
                            << "' is only valid on a function argument";
+  if (name == DistributionAttrHelper::getNameStr())
+    return verifyDistribution(op, attr);
   if (name == DistributedSumAttrHelper::getNameStr()) {
     auto domain = dyn_cast<DomainOp>(op);
     if (!domain || domain.getNumResults() == 0 ||

@@ -425,7 +425,8 @@ static LogicalResult collectFunction(func::FuncOp func, ArrayRef<int64_t> grid,
 /// calls its step functions) gain the global extents too, and pass them on
 /// at every such call.
 static void distributeCallers(ModuleOp module, DenseSet<Operation *> distributed,
-                              unsigned rank) {
+                              ArrayRef<int64_t> grid, int64_t halo) {
+  unsigned rank = grid.size();
   auto callsDistributed = [&](func::FuncOp func) {
     bool found = false;
     func.walk([&](func::CallOp call) {
@@ -439,7 +440,7 @@ static void distributeCallers(ModuleOp module, DenseSet<Operation *> distributed
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && !distributed.contains(func) &&
           callsDistributed(func)) {
-        appendExtentArguments(func, rank);
+        markDistributed(func, grid, halo);
         distributed.insert(func);
         changed = true;
       }
@@ -513,7 +514,7 @@ struct StencilDistributePass
       emitDistributedFunction(dist, grid, width);
       distributed.insert(dist.func);
     }
-    distributeCallers(module, std::move(distributed), rank);
+    distributeCallers(module, std::move(distributed), grid, width);
   }
 };
 } // namespace

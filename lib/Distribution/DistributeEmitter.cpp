@@ -51,7 +51,7 @@ public:
 
   void emit() {
     declareRuntime();
-    extents = appendExtentArguments(dist.func, rank);
+    extents = markDistributed(dist.func, grid, halo);
     b.setInsertionPointToStart(&dist.func.getBody().front());
     emitBlock();
     emitChecks();
@@ -328,9 +328,16 @@ void FunctionEmitter::clipDomain(unsigned i) {
     }
 }
 
-SmallVector<Value> mlir::stencil::appendExtentArguments(func::FuncOp func,
-                                                       unsigned rank) {
+SmallVector<Value> mlir::stencil::markDistributed(func::FuncOp func,
+                                                  ArrayRef<int64_t> grid,
+                                                  int64_t halo) {
   MLIRContext *ctx = func.getContext();
+  Builder b(ctx);
+  func->setAttr(StencilDialect::DistributionAttrHelper::getNameStr(),
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("grid", b.getDenseI64ArrayAttr(grid)),
+                     b.getNamedAttr("halo", b.getI64IntegerAttr(halo))}));
+  unsigned rank = grid.size();
   auto attrName = StencilDialect::ExtraArgsAttrHelper::getNameStr();
   SmallVector<Attribute> extras;
   if (auto existing = func->getAttrOfType<ArrayAttr>(attrName))

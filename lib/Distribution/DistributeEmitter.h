@@ -46,9 +46,11 @@ void emitGrid(ModuleOp module, ArrayRef<int64_t> grid);
 void emitDistributedFunction(DistributedFunction &dist, ArrayRef<int64_t> grid,
                              int64_t halo);
 
-/// Appends the `rank` global extents to `func`'s arguments (named and
-/// listed in `stencil.extra_args`) and returns them.
-SmallVector<Value> appendExtentArguments(func::FuncOp func, unsigned rank);
+/// Marks `func` distributed over `grid` with halos of `halo`
+/// (`stencil.distribution`), appends one global extent per dimension to its
+/// arguments (named and listed in `stencil.extra_args`) and returns them.
+SmallVector<Value> markDistributed(func::FuncOp func, ArrayRef<int64_t> grid,
+                                   int64_t halo);
 
 } // namespace mlir::stencil
 

@@ -173,6 +173,12 @@ static FailureOr<CEntryPoint> planEntryPoint(func::FuncOp func) {
   if (auto primal = func->getAttrOfType<FlatSymbolRefAttr>(
           StencilDialect::AdjointOfAttrHelper::getNameStr()))
     entry.adjointOf = primal.getValue().str();
+  if (auto dist = func->getAttrOfType<DictionaryAttr>(
+          StencilDialect::DistributionAttrHelper::getNameStr())) {
+    ArrayRef<int64_t> grid = dist.getAs<DenseI64ArrayAttr>("grid");
+    entry.grid.assign(grid.begin(), grid.end());
+    entry.halo = dist.getAs<IntegerAttr>("halo").getInt();
+  }
   if (entry.symbol.empty() || llvm::isDigit(entry.symbol.front()) ||
       !llvm::all_of(entry.symbol,
                     [](char c) { return llvm::isAlnum(c) || c == '_'; }))
@@ -239,6 +245,12 @@ static void printPrototype(const CEntryPoint &entry, raw_ostream &os) {
                           [&](const CValue &value) { os << value.mlirType; });
   }
   os << "\n";
+  if (!entry.grid.empty()) {
+    os << "/// Distributed over a ";
+    llvm::interleave(entry.grid, os, "x");
+    os << " process grid: each array is the rank's block with " << entry.halo
+       << " halo points per side (docs/Distributed.md).\n";
+  }
   SmallVector<std::string> params;
   std::string returnType = "void";
   if (entry.resultKind == CEntryPoint::ResultKind::Return)
@@ -376,6 +388,9 @@ void mlir::stencil::printCInterfaceJSON(
         {"result_passing", results}};
     if (!entry.adjointOf.empty())
       object["adjoint_of"] = entry.adjointOf;
+    if (!entry.grid.empty())
+      object["distribution"] = llvm::json::Object{
+          {"grid", llvm::json::Array(entry.grid)}, {"halo", entry.halo}};
     // An adjoint accesses its primal arguments where its primal does, and
     // each shadow where its array is accessed (same shape).
     StringRef planned = entry.adjointOf.empty() ? StringRef(entry.symbol)

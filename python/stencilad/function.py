@@ -245,7 +245,19 @@ class Function:
                          for r in self.entry["results"])
         return None
 
+    def _refuse_distributed(self):
+        """Functions compiled with --stencil-distribute run on MPI ranks,
+        each on its block: the package does not drive them yet."""
+        dist = self.entry.get("distribution")
+        if dist:
+            raise NotImplementedError(
+                "%s is distributed over a %s process grid "
+                "(--stencil-distribute); calling it from Python is not "
+                "supported yet (docs/Distributed.md)"
+                % (self.name, "x".join(str(p) for p in dist["grid"])))
+
     def __call__(self, *args, threads=None, check_bounds=True, **kwargs):
+        self._refuse_distributed()
         where = self.name
         values = self._bind(args, kwargs, where)
         values = self._check(self.params, values, self._written,
@@ -305,6 +317,7 @@ class AdjointFunction(Function):
                 values_by_name[name] = STORE_ALL
 
     def __call__(self, *args, threads=None, check_bounds=True, **kwargs):
+        self._refuse_distributed()
         where = self.name
         by_name = self._by_name(args, kwargs, where, self._primal_count)
         self._defaults(by_name)

@@ -286,3 +286,20 @@ def test_refused_schedule_raises():
     # A schedule that can run clears the error.
     g = f.adjoint(np.ones(16), np.ones(16), 0.5, 16, 3, 4, snapshots=2)
     assert np.any(g["a0"] != 0)
+
+
+def test_distributed_function_is_refused(wave, rng):
+    """A library compiled with --stencil-distribute describes its grid in
+    the ABI JSON (docs/ABI.md); its functions take blocks on MPI ranks,
+    which the package does not drive: both calls are refused before they
+    are made."""
+    import copy
+    abi = copy.deepcopy(wave.module.abi)
+    for entry in abi["entry_points"]:
+        entry["distribution"] = {"grid": [1, 1, 2], "halo": 2}
+    mod = stencilad.Module(wave.module.path, abi, "distributed")
+    args = wave3d_args(rng)
+    refused(mod.wave3d, args, NotImplementedError,
+            "wave3d is distributed over a 1x1x2 process grid")
+    refused(mod.wave3d.adjoint, args, NotImplementedError,
+            "wave3d_adjoint is distributed over a 1x1x2 process grid")

@@ -50,6 +50,10 @@ def Stencil_Dialect : Dialect {
   //    set by --stencil-distribute; the domain covers this rank's slices of
   //    its summation dimension, and its sums are those of every rank's
   //    slices in global order (Stencil/Runtime/Distributed.h).
+  //  - `stencil.distribution` (dictionary `{grid = array<i64: ...>, halo =
+  //    N : i64}`, on a function): set by --stencil-distribute on the
+  //    functions it distributes and on their callers; the process grid and
+  //    the halo width of every array argument, for the ABI JSON.
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
@@ -57,7 +61,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::UnitAttr":$noalias,
     "::mlir::DenseI64ArrayAttr":$shadows_of,
     "::mlir::ArrayAttr":$extra_args,
-    "::mlir::UnitAttr":$distributed_sum
+    "::mlir::UnitAttr":$distributed_sum,
+    "::mlir::DictionaryAttr":$distribution
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -59,6 +59,11 @@ struct CEntryPoint {
   enum class ResultKind { None, Return, Pointer } resultKind = ResultKind::None;
   /// For an adjoint: the symbol of its primal (`stencil.adjoint_of`).
   std::string adjointOf;
+  /// For a function distributed by --stencil-distribute
+  /// (`stencil.distribution`): the process grid (empty otherwise) and the
+  /// halo width of every array argument, on every side.
+  std::vector<int64_t> grid;
+  int64_t halo = 0;
 };
 
 /// Computes the entry points of `module`: its public `func.func` ops with a
