@@ -1,15 +1,18 @@
-//===- BenchMPI.cpp - Halo exchange against compute, distributed wave3d ---===//
+//===- BenchMPI.cpp - Halo exchange against compute, distributed kernels --===//
 //
 // stencil-bench-mpi: examples/wave3d.mlir and its gather adjoint compiled
-// with --stencil-distribute over a 1x1xR grid (R = the number of ranks, 1, 2
-// or 4; the libraries are built beside this binary), run under
+// with --stencil-distribute over a 1x1xR grid, and examples/fwi/fwi.mlir's
+// misfit (a whole time loop) and its checkpointed gradient over an Rx1x1
+// grid (R = the number of ranks, 1, 2 or 4; the libraries are built beside
+// this binary), run under
 //
 //   mpirun -n R stencil-bench-mpi [--benchmark_* flags]
 //
 // with OMP_NUM_THREADS=1 per rank. Each iteration runs the distributed
 // primal or adjoint on every rank between barriers and records the slowest
-// rank's time; this file's MPI_Send and MPI_Recv wrap PMPI_Send/PMPI_Recv
-// to time the exchanges (waiting for the partner included). Counters:
+// rank's time; this file's MPI_Send, MPI_Recv and MPI_Allgatherv wrap their
+// PMPI_ versions to time the exchanges and the sums (waiting for the
+// partner included). Counters:
 // `mpi_ms` (the slowest rank's time inside MPI per call), `mpi_fraction`
 // (of the call), `points_per_rank`. Only rank 0 reports; every rank runs
 // the same fixed number of iterations, so they meet at each barrier.
@@ -40,6 +43,17 @@ extern "C" int MPI_Send(const void *buf, int count, MPI_Datatype type,
   return rc;
 }
 
+extern "C" int MPI_Allgatherv(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int *recvcounts, const int *displs,
+                              MPI_Datatype recvtype, MPI_Comm comm) {
+  double t0 = PMPI_Wtime();
+  int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                           displs, recvtype, comm);
+  mpiSeconds += PMPI_Wtime() - t0;
+  return rc;
+}
+
 extern "C" int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
                         int tag, MPI_Comm comm, MPI_Status *status) {
   double t0 = PMPI_Wtime();
@@ -55,9 +69,19 @@ using Primal = void (*)(M *, M *, M *, M *, double, int64_t, int64_t, int64_t,
 using Adjoint = void (*)(M *, M *, M *, M *, double, int64_t, M *, M *, M *,
                          int64_t, int64_t, int64_t);
 
+using V = StencilMemRef1D_f64;
+using Misfit = double (*)(M *, M *, M *, M *, V *, M *, int64_t, int64_t,
+                          int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                          int64_t);
+using Gradient = void (*)(M *, M *, M *, M *, V *, M *, int64_t, int64_t,
+                          int64_t, int64_t, int64_t, int64_t, M *, M *, M *,
+                          M *, double, int64_t, int64_t, int64_t, int64_t);
+
 struct Kernels {
   Primal primal = nullptr;
   Adjoint adjoint = nullptr;
+  Misfit misfit = nullptr;
+  Gradient gradient = nullptr;
 };
 
 int worldRank = 0, worldSize = 1;
@@ -125,6 +149,57 @@ void benchAdjoint(benchmark::State &state) {
   });
 }
 
+/// The rank's blocks of FWI's states, model, their shadows and the
+/// gradient (grid Rx1x1, halo 2), the source wavelet and zero traces
+/// (replicated), for global n and `steps` steps.
+struct FWIBlocks {
+  FWIBlocks(int64_t n, int64_t steps) : n(n), steps(steps) {
+    count = stencil_dist_block_count(n, worldSize, worldRank);
+    const int64_t h = 2;
+    ext[0] = count + 2 * h;
+    ext[1] = ext[2] = n + 2 * h;
+    size_t total = size_t(ext[0] * ext[1] * ext[2]);
+    for (auto &array : data)
+      array.assign(total, 0.0);
+    data[3].assign(total, 0.09);
+    for (int a = 0; a < 8; ++a)
+      m[a] = stencil_memref3d_f64(data[a].data(), ext[0], ext[1], ext[2]);
+    w.assign(size_t(steps), 0.0);
+    for (int64_t t = 0; t < steps; ++t)
+      w[size_t(t)] = t < 25 ? 1.0 - 0.08 * double(t) : 0.0;
+    d.assign(size_t(steps * n * n), 0.0);
+    wd = stencil_memref1d_f64(w.data(), steps);
+    dd = stencil_memref3d_f64(d.data(), steps, n, n);
+  }
+  int64_t n, steps, count, ext[3];
+  std::vector<double> data[8], w, d;
+  M m[8], dd;
+  V wd;
+};
+
+void benchMisfit(benchmark::State &state) {
+  FWIBlocks b(state.range(0), state.range(1));
+  state.counters["points_per_rank"] = double(b.n * b.n * b.count);
+  int64_t n = b.n;
+  runTimed(state, [&] {
+    kernels.misfit(&b.m[0], &b.m[1], &b.m[2], &b.m[3], &b.wd, &b.dd, n, n / 2,
+                   n / 2, n - 4, 3, b.steps, n, n, n);
+  });
+}
+
+/// The gradient with `state.range(2)` snapshots (at least the step count:
+/// store-all).
+void benchGradient(benchmark::State &state) {
+  FWIBlocks b(state.range(0), state.range(1));
+  state.counters["points_per_rank"] = double(b.n * b.n * b.count);
+  int64_t n = b.n;
+  runTimed(state, [&] {
+    kernels.gradient(&b.m[0], &b.m[1], &b.m[2], &b.m[3], &b.wd, &b.dd, n,
+                     n / 2, n / 2, n - 4, 3, b.steps, &b.m[4], &b.m[5],
+                     &b.m[6], &b.m[7], 1.0, state.range(2), n, n, n);
+  });
+}
+
 void *loadSymbol(const std::string &path, const char *symbol) {
   void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   void *fn = lib ? dlsym(lib, symbol) : nullptr;
@@ -160,6 +235,12 @@ int main(int argc, char **argv) {
       reinterpret_cast<Primal>(loadSymbol(lib, "_mlir_ciface_wave3d"));
   kernels.adjoint = reinterpret_cast<Adjoint>(
       loadSymbol(lib, "_mlir_ciface_wave3d_adjoint"));
+  std::string fwi = std::string(STENCIL_BENCH_MPI_LIB_DIR) + "/libfwi_dist_" +
+                    std::to_string(worldSize) + ".so";
+  kernels.misfit =
+      reinterpret_cast<Misfit>(loadSymbol(fwi, "_mlir_ciface_fwi"));
+  kernels.gradient =
+      reinterpret_cast<Gradient>(loadSymbol(fwi, "_mlir_ciface_fwi_adjoint"));
   std::string ranks = "/ranks:" + std::to_string(worldSize);
   for (int64_t n : {64, 128, 192}) {
     benchmark::RegisterBenchmark(("wave3d_primal" + ranks).c_str(), benchPrimal)
@@ -169,6 +250,18 @@ int main(int argc, char **argv) {
                                  benchAdjoint)
         ->Arg(n)->Iterations(n < 192 ? 40 : 10)->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+  }
+  // FWI over 32 steps: the misfit, the gradient with store-all and with 4
+  // snapshots (Revolve).
+  for (int64_t n : {64, 128}) {
+    benchmark::RegisterBenchmark(("fwi_misfit" + ranks).c_str(), benchMisfit)
+        ->Args({n, 32})->Iterations(n < 128 ? 10 : 3)->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    for (int64_t snapshots : {32, 4})
+      benchmark::RegisterBenchmark(("fwi_gradient" + ranks).c_str(),
+                                   benchGradient)
+          ->Args({n, 32, snapshots})->Iterations(n < 128 ? 10 : 3)
+          ->UseManualTime()->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);
   if (worldRank == 0) {
