@@ -356,7 +356,8 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
       continue;
     auto arg = dyn_cast<BlockArgument>(init);
     if (!arg || arg.getOwner() != &dist.func.getBody().front() ||
-        llvm::is_contained(dist.arrays, arg) || llvm::is_contained(starts, arg))
+        llvm::is_contained(dist.arrays, arg) ||
+        dist.replicated.contains(arg) || llvm::is_contained(starts, arg))
       return loop.emitOpError()
              << "starts a state from a value that is not an argument of the "
                 "function used nowhere else; distributing it is not "

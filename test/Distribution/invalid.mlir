@@ -133,6 +133,26 @@ func.func @same_state_twice(%u: memref<?xf64>, %n: index) {
 
 // -----
 
+func.func @state_read_whole(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = memref.subview %u[1] [%n] [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: 1>>
+  // expected-error @below {{'scf.for' op starts a state from a value that is not an argument of the function used nowhere else; distributing it is not supported yet}}
+  %r:2 = scf.for %t = %c0 to %n step %c1 iter_args(%a = %u, %b = %v)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %a[-1] : memref<?xf64>
+      %y = stencil.gather %s[0] : memref<?xf64, strided<[1], offset: 1>>
+      %z = arith.addf %x, %y : f64
+      stencil.store %z to %b : memref<?xf64>
+    }
+    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
 func.func @state_after_loop(%u: memref<?xf64>, %v: memref<?xf64>, %n: index)
     -> memref<?xf64> {
   %c0 = arith.constant 0 : index
