@@ -169,6 +169,41 @@ void mlir::stencil::buildLoopNest(
   bodyFn(builder, loc, ivs);
 }
 
+void mlir::stencil::buildParallelNest(
+    OpBuilder &builder, Location loc, const NestBounds &bounds,
+    function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn) {
+  OpBuilder::InsertionGuard guard(builder);
+  unsigned rank = bounds.getRank();
+  SmallVector<Value> ivs(rank);
+  SmallVector<unsigned> loopDims;
+  SmallVector<AffineMap> lbMaps, ubMaps;
+  SmallVector<Value> lbOperands, ubOperands;
+  for (unsigned k = 0; k < rank; ++k) {
+    auto [lbMap, lbUsed] = canonicalBound(bounds.lower[k], bounds.operands);
+    if (bounds.getConstantExtent(k) == 1) {
+      OpFoldResult iv = affine::makeComposedFoldedAffineApply(
+          builder, loc, lbMap, getAsOpFoldResult(ValueRange(lbUsed)));
+      ivs[k] = getValueOrCreateConstantIndexOp(builder, loc, iv);
+      continue;
+    }
+    // affine.parallel takes one operand list for all dimensions: the maps
+    // stay over every bound operand.
+    loopDims.push_back(k);
+    lbMaps.push_back(bounds.lower[k]);
+    ubMaps.push_back(bounds.upper[k]);
+  }
+  if (!loopDims.empty()) {
+    auto loop = affine::AffineParallelOp::create(
+        builder, loc, TypeRange(), ArrayRef<arith::AtomicRMWKind>(), lbMaps,
+        bounds.operands, ubMaps, bounds.operands,
+        SmallVector<int64_t>(loopDims.size(), 1));
+    for (auto [index, k] : llvm::enumerate(loopDims))
+      ivs[k] = loop.getIVs()[index];
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  bodyFn(builder, loc, ivs);
+}
+
 AffineMap mlir::stencil::getAccessMap(AccessOpInterface access, unsigned rank,
                                       ArrayRef<int64_t> shift) {
   MLIRContext *ctx = access->getContext();

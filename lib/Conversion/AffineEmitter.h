@@ -80,6 +80,14 @@ void buildLoopNest(
     OpBuilder &builder, Location loc, const NestBounds &bounds, bool parallel,
     function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn);
 
+/// Builds one `affine.parallel` over every dimension of `bounds` whose
+/// extent is not the constant 1 (the points of a domain are independent),
+/// and calls `bodyFn` in it: the form that maps onto GPU blocks and
+/// threads. Without such a dimension the body is emitted once.
+void buildParallelNest(
+    OpBuilder &builder, Location loc, const NestBounds &bounds,
+    function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn);
+
 /// Returns the map that indexes the array of `access` when the body is
 /// evaluated at point `ivs + shift` of a rank-`rank` nest: array dimension
 /// `a` gets `d_{dims[a]} + shift[dims[a]] + offset[a]`.

@@ -106,6 +106,74 @@ void GatherEmitter::emitFusedBody(OpBuilder &builder, ValueRange ivs,
   }
 }
 
+IntegerSet GatherEmitter::getValidSet(unsigned s, unsigned firstGuarded) const {
+  // valid_s(q): lower_k + o_k <= q_k < upper_k + o_k, k >= firstGuarded.
+  MLIRContext *ctx = bounds.lower.front().getContext();
+  SmallVector<AffineExpr> constraints;
+  for (unsigned k = firstGuarded; k < rank; ++k) {
+    AffineExpr q = getAffineDimExpr(k, ctx);
+    constraints.push_back(q - validLower(s, k));
+    constraints.push_back(validUpper(s, k) - q - 1);
+  }
+  return IntegerSet::get(rank, bounds.operands.size(), constraints,
+                         SmallVector<bool>(constraints.size(), false));
+}
+
+SmallVector<Value> GatherEmitter::getGuardOperands(ValueRange ivs) const {
+  SmallVector<Value> operands(ivs.begin(), ivs.end());
+  llvm::append_range(operands, bounds.operands);
+  return operands;
+}
+
+void GatherEmitter::emitGuardedSums(OpBuilder &builder, ValueRange ivs,
+                                    ArrayRef<unsigned> subset,
+                                    unsigned firstGuarded) {
+  Location loc = domain.getLoc();
+  Type i1 = builder.getI1Type();
+  llvm::MapVector<Value, SmallVector<unsigned>> byArray;
+  for (unsigned s : subset)
+    byArray[stmts[s].array].push_back(s);
+  for (auto &[array, list] : byArray) {
+    // The valid contributions summed in program order, starting from the
+    // first one (not from zero), then one update: at a point where every
+    // statement is valid, the arithmetic of the unguarded core nest.
+    Type type = stmts[list.front()].value.getType();
+    Value sum = arith::ConstantOp::create(builder, loc, type,
+                                          builder.getFloatAttr(type, 0.0));
+    Value has = arith::ConstantIntOp::create(builder, loc, i1, 0);
+    for (unsigned s : list) {
+      auto guard = affine::AffineIfOp::create(
+          builder, loc, TypeRange{type, i1}, getValidSet(s, firstGuarded),
+          getGuardOperands(ivs), /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard insertion(builder);
+      builder.setInsertionPointToStart(guard.getThenBlock());
+      IRMapping mapping;
+      Value value = evaluate(builder, ivs, s, mapping);
+      Value added = arith::AddFOp::create(builder, loc, sum, value);
+      Value next = arith::SelectOp::create(builder, loc, has, added, value);
+      Value yes = arith::ConstantIntOp::create(builder, loc, i1, 1);
+      affine::AffineYieldOp::create(builder, loc, ValueRange{next, yes});
+      builder.setInsertionPointToStart(guard.getElseBlock());
+      affine::AffineYieldOp::create(builder, loc, ValueRange{sum, has});
+      sum = guard.getResult(0);
+      has = guard.getResult(1);
+    }
+    auto write = scf::IfOp::create(builder, loc, has, /*withElse=*/false);
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPointToStart(write.thenBlock());
+    const Statement &first = stmts[list.front()];
+    SmallVector<int64_t> shift;
+    for (int64_t o : first.offset)
+      shift.push_back(-o);
+    AffineMap map =
+        getAccessMap(cast<AccessOpInterface>(first.op), rank, shift);
+    if (first.isStore)
+      affine::AffineStoreOp::create(builder, loc, sum, array, map, ivs);
+    else
+      emitAccumulate(builder, loc, sum, array, map, ivs);
+  }
+}
+
 void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
                              ArrayRef<unsigned> subset, unsigned firstGuarded,
                              bool split, ValueRange prefix, bool parallel) {
@@ -114,38 +182,30 @@ void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
     return;
   }
   Location loc = domain.getLoc();
-  unsigned numSymbols = bounds.operands.size();
-  MLIRContext *ctx = builder.getContext();
-  buildLoopNest(builder, loc, box, parallel,
-                [&](OpBuilder &b, Location loc, ValueRange inner) {
-                  SmallVector<Value> ivs(prefix.begin(), prefix.end());
-                  llvm::append_range(ivs, inner);
-                  if (firstGuarded == rank) {
-                    emitFusedBody(b, ivs, subset);
-                    return;
-                  }
-                  SmallVector<Value> operands(ivs.begin(), ivs.end());
-                  llvm::append_range(operands, bounds.operands);
-                  for (unsigned s : subset) {
-                    // valid_s(q): lower_k + o_k <= q_k < upper_k + o_k, k >=
-                    // first.
-                    SmallVector<AffineExpr> constraints;
-                    for (unsigned k = firstGuarded; k < rank; ++k) {
-                      AffineExpr q = getAffineDimExpr(k, ctx);
-                      constraints.push_back(q - validLower(s, k));
-                      constraints.push_back(validUpper(s, k) - q - 1);
-                    }
-                    IntegerSet set = IntegerSet::get(
-                        rank, numSymbols, constraints,
-                        SmallVector<bool>(constraints.size(), false));
-                    auto guard =
-                        affine::AffineIfOp::create(b, loc, set, operands,
-                                                   /*withElseRegion=*/false);
-                    OpBuilder::InsertionGuard insertion(b);
-                    b.setInsertionPointToStart(guard.getThenBlock());
-                    emitFusedBody(b, ivs, {s});
-                  }
-                });
+  auto body = [&](OpBuilder &b, Location loc, ValueRange inner) {
+    SmallVector<Value> ivs(prefix.begin(), prefix.end());
+    llvm::append_range(ivs, inner);
+    if (firstGuarded == rank) {
+      emitFusedBody(b, ivs, subset);
+      return;
+    }
+    if (allParallel) {
+      emitGuardedSums(b, ivs, subset, firstGuarded);
+      return;
+    }
+    for (unsigned s : subset) {
+      auto guard = affine::AffineIfOp::create(
+          b, loc, getValidSet(s, firstGuarded), getGuardOperands(ivs),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard insertion(b);
+      b.setInsertionPointToStart(guard.getThenBlock());
+      emitFusedBody(b, ivs, {s});
+    }
+  };
+  if (allParallel)
+    buildParallelNest(builder, loc, box, body);
+  else
+    buildLoopNest(builder, loc, box, parallel, body);
 }
 
 /// `map`'s results (a max for a lower bound, a min for an upper one) with
@@ -331,7 +391,14 @@ void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
   if (reset)
     this->resetValue =
         arith::ConstantOp::create(builder, domain.getLoc(), resetValue);
-  if (plan.sizeConditions.empty())
+  if (plan.strategy == BoundaryStrategy::Guarded) {
+    // One nest, every dimension parallel.
+    allParallel = true;
+    const GatherNest &nest = plan.nests.front();
+    emitNest(builder, getNestBounds(nest), nest.statements, nest.firstGuarded,
+             /*split=*/false);
+    allParallel = false;
+  } else if (plan.sizeConditions.empty())
     emitCompact(builder, plan.nests);
   else
     emitExact(builder, plan);

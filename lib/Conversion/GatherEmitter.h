@@ -15,6 +15,7 @@
 #include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::stencil {
@@ -128,6 +129,15 @@ private:
   /// With row resets: the rows of plane `p` that no core row of dimension 1
   /// reset (below and above the core's rows shifted by -rowOffset).
   void emitResetRowsLeft(OpBuilder &builder, Value p, const GatherNest &core);
+  /// The constraints under which statement `s` is valid at a point, in
+  /// dimensions >= firstGuarded, over (point, bound operands).
+  IntegerSet getValidSet(unsigned s, unsigned firstGuarded) const;
+  SmallVector<Value> getGuardOperands(ValueRange ivs) const;
+  /// The body of the guarded form's nest: per array, the valid statements'
+  /// values summed in program order from the first valid one, then one
+  /// update where any was valid.
+  void emitGuardedSums(OpBuilder &builder, ValueRange ivs,
+                       ArrayRef<unsigned> subset, unsigned firstGuarded);
   /// The body of an unguarded nest: all statements evaluated first, then one
   /// update per array.
   void emitFusedBody(OpBuilder &builder, ValueRange ivs,
@@ -142,6 +152,9 @@ private:
   NestBounds bounds;
   std::optional<FusedReset> reset;
   Value resetArray;
+  /// Set while the nest of a guarded plan is emitted: one affine.parallel
+  /// over every dimension instead of a parallel outer loop.
+  bool allParallel = false;
   /// Set while the rows of a blocked plane are emitted with row resets: the
   /// plane behind, whose rows the core rows of dimension 1 reset.
   Value rowResetPlane;

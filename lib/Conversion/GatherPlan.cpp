@@ -54,6 +54,21 @@ GatherRange core(const OffsetTable &t, unsigned k) {
   return {{lowerPlus(t.max(k))}, {upperPlus(t.min(k))}};
 }
 
+/// The guarded form: one nest over every written point, each statement
+/// guarded by its validity in the dimensions from the first peeled one on
+/// (in an unpeeled dimension every statement is valid over all of H).
+void planGuarded(const OffsetTable &t, unsigned rank,
+                 SmallVector<GatherNest> &out) {
+  GatherNest nest{GatherNest::Kind::Core, 0, {}, {}, rank};
+  for (unsigned k = 0; k < rank; ++k) {
+    nest.ranges.push_back(written(t, k));
+    if (t.peeled(k) && nest.firstGuarded == rank)
+      nest.firstGuarded = k;
+  }
+  nest.statements = llvm::to_vector(llvm::seq<unsigned>(t.offsets.size()));
+  out.push_back(std::move(nest));
+}
+
 /// The compact form: at each dimension k, a guarded lower slab, the core
 /// (holding dimension k+1's slabs and core) and a guarded upper slab.
 void planCompact(const OffsetTable &t, unsigned rank, GatherNest::Kind core_,
@@ -148,6 +163,10 @@ GatherPlan mlir::stencil::planGather(ArrayRef<SmallVector<int64_t>> offsets,
   GatherPlan plan;
   plan.rank = rank;
   plan.strategy = strategy;
+  if (strategy == BoundaryStrategy::Guarded) {
+    planGuarded(table, rank, plan.nests);
+    return plan;
+  }
   if (strategy == BoundaryStrategy::Exact)
     for (unsigned k = 0; k < rank; ++k)
       if (table.peeled(k))
@@ -166,7 +185,8 @@ GatherPlan mlir::stencil::planGather(ArrayRef<SmallVector<int64_t>> offsets,
 bool mlir::stencil::planFusedReset(GatherPlan &plan,
                                    ArrayRef<SmallVector<int64_t>> offsets,
                                    int64_t block, bool rows) {
-  if (!plan.sizeConditions.empty() || plan.rank == 0)
+  if (plan.strategy == BoundaryStrategy::Guarded ||
+      !plan.sizeConditions.empty() || plan.rank == 0)
     return false;
   OffsetTable table(offsets, plan.rank);
   FusedReset reset{block, table.min(0), table.max(0), std::nullopt};
@@ -226,7 +246,9 @@ void GatherPlan::printJSON(raw_ostream &os) const {
     conditions.push_back(llvm::json::Object{{"dim", k}, {"min_extent", span}});
   llvm::json::Object plan{
       {"rank", rank},
-      {"boundary", strategy == BoundaryStrategy::Exact ? "exact" : "compact"},
+      {"boundary", strategy == BoundaryStrategy::Exact     ? "exact"
+                   : strategy == BoundaryStrategy::Guarded ? "guarded"
+                                                           : "compact"},
       {"core", count(GatherNest::Kind::Core)},
       {"boundary_nests", count(GatherNest::Kind::Boundary)},
       {"fallback_nests", count(GatherNest::Kind::Fallback)},
@@ -248,6 +270,8 @@ void GatherPlan::printJSON(raw_ostream &os) const {
 
 void mlir::stencil::planSplitSlabs(GatherPlan &plan, bool enabled,
                                    unsigned maxStatements) {
+  // The guarded form is one nest by design.
+  enabled &= plan.strategy != BoundaryStrategy::Guarded;
   plan.splitSlabs = enabled;
   for (SmallVector<GatherNest> *list : {&plan.nests, &plan.fallback})
     for (GatherNest &nest : *list)

@@ -101,6 +101,17 @@ struct StencilScatterToGatherPass
     SmallVector<SmallVector<int64_t>> offsets = emitter.getOffsets();
     unsigned rank = domain.getRank();
     uint64_t compactNests = getCompactNestCount(offsets, rank);
+    if (boundary == BoundaryStrategy::Guarded) {
+      uint64_t ops = emitter.estimateClonedOps(1);
+      if (ops <= maxGatherOps)
+        return BoundaryStrategy::Guarded;
+      domain.emitOpError()
+          << "has a guarded gather form that would clone about " << ops
+          << " body ops, more than max-gather-ops=" << maxGatherOps
+          << "; --stencil-cut-shared (the pipeline's `cut`) stores the "
+             "values its statements share";
+      return failure();
+    }
     if (boundary == BoundaryStrategy::Exact) {
       // The boxes plus the compact fallback for small domains.
       uint64_t boxes = getExactBoxCount(offsets, rank);

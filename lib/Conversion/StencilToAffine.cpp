@@ -238,7 +238,8 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
 
 LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
                                                  DomainOp domain,
-                                                 ScatterLowering scatter) {
+                                                 ScatterLowering scatter,
+                                                 bool allParallel) {
   if (failed(checkBoundsAreAffineSymbols(domain)))
     return failure();
 
@@ -287,14 +288,16 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
     return success();
   }
   emitNonEmptyGuard(rewriter, loc, bounds);
-  buildLoopNest(rewriter, domain.getLoc(), bounds, parallel,
-                [&](OpBuilder &b, Location, ValueRange ivs) {
-                  IRMapping mapping;
-                  emitBodyValues(b, domain, ivs,
-                                 SmallVector<int64_t>(domain.getRank(), 0),
-                                 mapping);
-                  emitWrites(b, domain, ivs, mapping, atomic);
-                });
+  auto body = [&](OpBuilder &b, Location, ValueRange ivs) {
+    IRMapping mapping;
+    emitBodyValues(b, domain, ivs, SmallVector<int64_t>(domain.getRank(), 0),
+                   mapping);
+    emitWrites(b, domain, ivs, mapping, atomic);
+  };
+  if (allParallel && parallel)
+    buildParallelNest(rewriter, domain.getLoc(), bounds, body);
+  else
+    buildLoopNest(rewriter, domain.getLoc(), bounds, parallel, body);
   rewriter.eraseOp(domain);
   return success();
 }
@@ -325,7 +328,7 @@ struct ConvertStencilToAffinePass
     SmallVector<DomainOp> domains;
     getOperation()->walk([&](DomainOp domain) { domains.push_back(domain); });
     for (DomainOp domain : domains)
-      if (failed(lowerDomainToAffine(rewriter, domain, scatter)))
+      if (failed(lowerDomainToAffine(rewriter, domain, scatter, allParallel)))
         return signalPassFailure();
   }
 };

@@ -49,6 +49,10 @@ enum class BoundaryStrategy {
   Compact,
   /// PerforAD's disjoint split into boxes of unguarded statements.
   Exact,
+  /// One nest over every written point, each statement guarded, every
+  /// dimension parallel: for GPUs, where a guard costs less than a kernel
+  /// launch per boundary nest.
+  Guarded,
 };
 
 /// The command-line spellings of the two enums, for every option that takes
@@ -67,7 +71,10 @@ inline llvm::cl::ValuesClass boundaryStrategyValues() {
       clEnumValN(BoundaryStrategy::Compact, "compact",
                  "per-dimension peeling, at most 2d+1 nests"),
       clEnumValN(BoundaryStrategy::Exact, "exact",
-                 "PerforAD's disjoint split, guarded by a size check"));
+                 "PerforAD's disjoint split, guarded by a size check"),
+      clEnumValN(BoundaryStrategy::Guarded, "guarded",
+                 "one nest over all points, statements guarded, every "
+                 "dimension parallel (GPUs)"));
 }
 
 /// Default work limits of the scatter-to-gather conversion (pass and

@@ -23,7 +23,10 @@ def ConvertStencilToAffinePass
     remaining dimension becomes an `affine.parallel` (which
     `convert-scf-to-openmp` later turns into an OpenMP worksharing loop) and
     the inner dimensions `affine.for` loops, so that the innermost loop stays
-    a simple counted loop that LLVM vectorizes.
+    a simple counted loop that LLVM vectorizes. With `all-parallel` (the
+    GPU pipeline), every non-unit dimension of a domain without results is
+    one multi-dimensional `affine.parallel` instead, which maps onto GPU
+    blocks and threads.
 
     A domain that scatters (`stencil.accumulate` at a non-zero offset) is
     not parallel as written. The `scatter` option chooses how it runs:
@@ -80,6 +83,9 @@ def ConvertStencilToAffinePass
            "::mlir::stencil::ScatterLowering::Serial",
            "How to run domains that scatter (gather: none may be left)",
            "::mlir::stencil::scatterLoweringValues()">,
+    Option<"allParallel", "all-parallel", "bool", "false",
+           "Make every dimension of a parallel domain without results one "
+           "multi-dimensional affine.parallel (the GPU form)">,
   ];
 }
 
@@ -187,6 +193,12 @@ def StencilScatterToGatherPass
       only exact when every dimension has at least `max o - min o`
       iterations, so it is guarded by that condition and falls back to the
       compact nests otherwise.
+    - `guarded`: one nest over every written point, in which each statement
+      is guarded by its validity in the dimensions where offsets differ;
+      every dimension of it is parallel (one multi-dimensional
+      `affine.parallel`). It is the form for GPUs (`convert-to-gpu`), where
+      a guard costs a few integer instructions and a boundary nest a kernel
+      launch; it does not fuse the reset.
 
     Every nest of more than one point is parallel; the order in which
     contributions are added at a point is fixed by the program, so results

@@ -17,9 +17,12 @@ namespace mlir::stencil {
 
 /// Replaces `domain` by an affine loop nest (see --convert-stencil-to-affine).
 /// Fails with a diagnostic on `domain` if its bounds are not valid affine
-/// symbols where it stands, or if it scatters and `scatter` is Gather.
+/// symbols where it stands, or if it scatters and `scatter` is Gather. With
+/// `allParallel`, a domain without results that runs in parallel becomes
+/// one `affine.parallel` over all its dimensions (the GPU form).
 LogicalResult lowerDomainToAffine(RewriterBase &rewriter, DomainOp domain,
-                                  ScatterLowering scatter);
+                                  ScatterLowering scatter,
+                                  bool allParallel = false);
 
 /// Adds a pattern that lowers every stencil.domain to affine loops.
 void populateStencilToAffinePatterns(RewritePatternSet &patterns,
