@@ -79,4 +79,9 @@ void mlir::stencil::registerStencilPipelines() {
       "convert-to-omp",
       "Lower stencil IR through affine, SCF and OpenMP to the LLVM dialect",
       buildConvertToOMPPipeline);
+  PassPipelineRegistration<ConvertToGPUOptions>(
+      "convert-to-gpu",
+      "Lower stencil IR through SCF and upstream's GPU and NVVM passes to "
+      "the LLVM dialect with an embedded GPU binary",
+      buildConvertToGPUPipeline);
 }

@@ -9,6 +9,7 @@
 
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Distribution/Passes.h"
+#include "Stencil/GPU/Passes.h"
 #include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Target/CInterface.h"
@@ -22,6 +23,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
@@ -31,6 +34,11 @@
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
 void mlir::stencil::registerStencilInputDialects(DialectRegistry &registry) {
@@ -57,6 +65,15 @@ void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
   // exchanges and the MPI implementation attribute. Not input dialects:
   // stencil programs are written without them.
   registry.insert<DLTIDialect, mpi::MPIDialect, shard::ShardDialect>();
+  // The GPU route (convert-to-gpu): kernels, NVVM, and the NVVM target's
+  // serialization of kernels into the embedded binary.
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  // gpu-module-to-binary translates the kernels to LLVM IR itself.
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 void mlir::stencil::registerAllStencilPasses() {
@@ -64,6 +81,7 @@ void mlir::stencil::registerAllStencilPasses() {
   registerStencilConversionPasses();
   registerStencilTargetPasses();
   registerStencilDistributionPasses();
+  registerStencilGPUPasses();
   registerStencilPipelines();
 }
 

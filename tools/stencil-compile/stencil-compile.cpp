@@ -20,6 +20,7 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllPasses.h"
@@ -134,21 +135,41 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
 /// The path of this executable, for finding the run-time library.
 static std::string executablePath;
 
-/// Returns the run-time library that reversed time loops call
-/// (lib/Runtime): lib/libStencilRuntime.a beside this tool's bin/, in the
-/// build tree and in an installation alike.
-static std::string runtimeLibrary() {
+/// Returns lib/<name> beside this tool's bin/, in the build tree and in an
+/// installation alike: the run-time libraries (lib/Runtime).
+static std::string libraryBesideTool(StringRef name) {
   SmallString<256> path(llvm::sys::path::parent_path(
       llvm::sys::path::parent_path(executablePath)));
-  llvm::sys::path::append(path, "lib", "libStencilRuntime.a");
+  llvm::sys::path::append(path, "lib", name);
   return std::string(path);
 }
 
+/// The run-time library that reversed time loops call.
+static std::string runtimeLibrary() {
+  return libraryBesideTool("libStencilRuntime.a");
+}
+
 static std::string distRuntimeLibrary() {
-  SmallString<256> path(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(executablePath)));
-  llvm::sys::path::append(path, "lib", "libStencilDistRuntime.a");
-  return std::string(path);
+  return libraryBesideTool("libStencilDistRuntime.a");
+}
+
+/// What a shared library of GPU functions (convert-to-gpu) links besides:
+/// the GPU run-time library and the CUDA driver library.
+static LogicalResult appendGPULibraries(SmallVectorImpl<std::string> &args) {
+  std::string runtime = libraryBesideTool("libStencilGPURuntime.a");
+  StringRef driver = STENCIL_CUDA_DRIVER_LIBRARY;
+  if (driver.empty() || !llvm::sys::fs::exists(runtime)) {
+    llvm::errs() << "stencil-compile: the module has GPU kernels, but this "
+                    "build found no CUDA toolkit (no "
+                 << runtime
+                 << "); compile an object (without --shared) and link it "
+                    "with a GPU runtime yourself\n";
+    return failure();
+  }
+  args.push_back(runtime);
+  args.push_back(driver.str());
+  args.push_back("-lpthread");
+  return success();
 }
 
 /// What a shared library of distributed functions (--stencil-distribute)
@@ -173,8 +194,10 @@ static LogicalResult appendDistLibraries(SmallVectorImpl<std::string> &args) {
 /// Compiles the LLVM IR at `ll` with clang-22, as the ABI expects
 /// (docs/ABI.md): -O3, OpenMP, and for shared libraries the run-time
 /// library, libm and the rpath of LLVM's libomp (and, for `distributed`
-/// modules, the distributed run-time library and MPI).
-static LogicalResult compileWithClang(StringRef ll, bool distributed) {
+/// modules, the distributed run-time library and MPI; for `gpu` modules, the
+/// GPU run-time library and the CUDA driver).
+static LogicalResult compileWithClang(StringRef ll, bool distributed,
+                                      bool gpu) {
   std::string clang = STENCIL_CLANG;
   if (const char *env = std::getenv("CLANG"))
     clang = env;
@@ -198,6 +221,8 @@ static LogicalResult compileWithClang(StringRef ll, bool distributed) {
     }
     args.push_back(runtime);
     if (distributed && failed(appendDistLibraries(args)))
+      return failure();
+    if (gpu && failed(appendGPULibraries(args)))
       return failure();
   }
   SmallVector<StringRef> argRefs(args.begin(), args.end());
@@ -350,9 +375,10 @@ static LogicalResult run(MLIRContext &context,
     return reportError("cannot create a temporary file");
   llvm::FileRemover removeLL(keepLL.empty() ? ll.str() : StringRef());
   bool distributed = module->lookupSymbol("stencil_dist_check_grid");
+  bool gpu = !module->getOps<gpu::BinaryOp>().empty();
   if (failed(translateToLLVMIR(*module, ll)))
     return failure();
-  return compileWithClang(ll, distributed);
+  return compileWithClang(ll, distributed, gpu);
 }
 
 int main(int argc, char **argv) {

@@ -1,7 +1,8 @@
 //===- Pipelines.h - Stencil to LLVM pipelines --------------------*- C++ -*-===//
 //
 // This file declares the `convert-to-omp` pipeline, which lowers stencil IR
-// through affine, SCF and OpenMP to the LLVM dialect.
+// through affine, SCF and OpenMP to the LLVM dialect, and `convert-to-gpu`,
+// which lowers it through SCF and upstream's GPU and NVVM passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,7 +97,70 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
 void buildConvertToOMPPipeline(OpPassManager &pm,
                                const ConvertToOMPOptions &options);
 
-/// Registers `convert-to-omp` as a named pipeline.
+/// Options of the `convert-to-gpu` pipeline.
+struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
+  PassOptions::Option<ScatterLowering> scatter{
+      *this, "scatter",
+      llvm::cl::desc("How domains that scatter run (gather or atomic)"),
+      llvm::cl::init(ScatterLowering::Gather), scatterLoweringValues()};
+  PassOptions::ListOption<int64_t> block{
+      *this, "block",
+      llvm::cl::desc("Threads per block, innermost dimension first (x,y,z; "
+                     "default 256 threads)")};
+  PassOptions::Option<bool> cut{
+      *this, "cut",
+      llvm::cl::desc("Store values that statements at several shifts share "
+                     "in temporaries (--stencil-cut-shared)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<uint64_t> cutMinGain{
+      *this, "cut-min-gain",
+      llvm::cl::desc("Cut a value only if it saves at least this many ops "
+                     "per point and gather nest"),
+      llvm::cl::init(kDefaultCutMinGain)};
+  PassOptions::Option<uint64_t> maxGatherOps{
+      *this, "max-gather-ops",
+      llvm::cl::desc("Fail on a domain whose gather form would clone more "
+                     "body ops than this"),
+      llvm::cl::init(kDefaultMaxGatherOps)};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The GPU architecture (nvvm target)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features of the nvvm target (a PTX ISA version "
+                     "the chip needs: sm_90 needs 7.8 or later)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What is embedded: fatbin (cubin and PTX; needs "
+                     "ptxas and fatbinary), bin (cubin), isa (PTX only, "
+                     "compiled by the driver at load; needs no CUDA "
+                     "toolkit)"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("The CUDA toolkit (ptxas, fatbinary, libdevice); "
+                     "empty: the one found when the project was configured "
+                     "(getBuildCUDAToolkit), else upstream's search "
+                     "(CUDA_ROOT, CUDA_HOME, CUDA_PATH, PATH)")};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions"),
+      llvm::cl::init(true)};
+};
+
+/// The CUDA toolkit directory CMake found when the project was configured
+/// ("" if none).
+const char *getBuildCUDAToolkit();
+
+/// Builds the pipeline from stencil IR to the LLVM dialect with GPU
+/// kernels: stencil -> affine -> scf.parallel (every dimension) -> gpu
+/// launches -> NVVM -> an embedded binary, host code calling the GPU
+/// runtime (lib/Runtime/GPURuntime.c).
+void buildConvertToGPUPipeline(OpPassManager &pm,
+                               const ConvertToGPUOptions &options);
+
+/// Registers `convert-to-omp` and `convert-to-gpu` as named pipelines.
 void registerStencilPipelines();
 
 } // namespace mlir::stencil

@@ -1,0 +1,48 @@
+//===- BlockPlan.h - Block shapes of GPU nests --------------------*- C++ -*-===//
+//
+// This file declares the plan of --stencil-map-to-gpu: from the number of
+// loops of a parallel nest and the requested block shape alone, the tile
+// size and the processor of each loop. It holds no IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_GPU_BLOCKPLAN_H
+#define STENCIL_GPU_BLOCKPLAN_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::stencil {
+
+/// The GPU hardware dimension a loop runs on.
+enum class GPUAxis { X, Y, Z, Sequential };
+
+/// How one parallel nest runs on the GPU; per loop, outermost first.
+struct BlockPlan {
+  /// Threads per block along each loop (1 for sequential loops).
+  SmallVector<int64_t> tile;
+  /// The block and thread dimension of each loop.
+  SmallVector<GPUAxis> axis;
+  /// Threads per block in all.
+  int64_t threads() const;
+  /// Writes the plan as one line of JSON.
+  void printJSON(raw_ostream &os) const;
+};
+
+/// The default threads per block, innermost first, for `numLoops` loops.
+SmallVector<int64_t> getDefaultBlock(unsigned numLoops);
+
+/// Plans a nest of `numLoops` loops with `block` threads per block,
+/// innermost loop first (`x, y, z`; empty: the default). Fails with a
+/// message in `error` for more than three entries, entries below 1, or more
+/// than 1024 threads. Entries beyond the number of loops are ignored.
+FailureOr<BlockPlan> planBlockShape(unsigned numLoops, ArrayRef<int64_t> block,
+                                    std::string &error);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_GPU_BLOCKPLAN_H

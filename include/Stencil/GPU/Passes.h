@@ -1,0 +1,35 @@
+//===- Passes.h - GPU passes --------------------------------------*- C++ -*-===//
+//
+// This file declares --stencil-check-gpu and --stencil-map-to-gpu and the
+// registration hook generated from Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_GPU_PASSES_H
+#define STENCIL_GPU_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace gpu {
+class GPUDialect;
+} // namespace gpu
+namespace scf {
+class SCFDialect;
+} // namespace scf
+} // namespace mlir
+
+namespace mlir::stencil {
+
+#define GEN_PASS_DECL
+#include "Stencil/GPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Stencil/GPU/Passes.h.inc"
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_GPU_PASSES_H

@@ -1,0 +1,77 @@
+//===- Passes.td - GPU passes ------------------------------*- tablegen -*-===//
+//
+// The passes of the GPU route (`convert-to-gpu`): what the GPU path cannot
+// run yet, reported before anything is lowered, and the mapping of the
+// parallel nests onto GPU blocks and threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_GPU_PASSES_TD
+#define STENCIL_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StencilCheckGPUPass : Pass<"stencil-check-gpu", "::mlir::ModuleOp"> {
+  let summary = "Report what the GPU pipeline cannot run yet";
+  let description = [{
+    Runs first in `convert-to-gpu`, on stencil IR. The GPU functions take
+    device pointers and run every domain as a kernel; the host part of a
+    function only launches kernels and allocates temporaries. Each form
+    that would need more is reported at its op, with a located error,
+    instead of being lowered into code that reads device memory on the
+    host or runs serially:
+
+    - a domain with results (sums: objectives, gradients of active
+      scalars), which needs a device reduction;
+    - `scf.for` / `scf.while` outside domains (time loops and their
+      checkpointed adjoints: drive the step functions from the host);
+    - `func.call` anywhere (calls between functions, and `stencil.partials`
+      helpers inside domain bodies, which would run on the device);
+    - element accesses and copies outside domains (`memref.load`,
+      `memref.store`, `memref.copy`), which would dereference device
+      pointers on the host;
+    - functions distributed over MPI (`stencil.distribution`);
+    - with `serial-scatter` (the pipeline's `scatter=serial`), any domain
+      that scatters: serial loops would run on one GPU thread.
+  }];
+  let options = [
+    Option<"serialScatter", "serial-scatter", "bool", "false",
+           "Domains that scatter would run as serial loops (refused)">,
+  ];
+}
+
+def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Tile parallel nests into GPU blocks and threads";
+  let description = [{
+    Prepares the `scf.parallel` nests of the GPU form (one per domain, every
+    dimension parallel: `convert-stencil-to-affine=all-parallel`) for
+    upstream `convert-parallel-loops-to-gpu`:
+
+    - Each outermost `scf.parallel` is tiled (`scf::tileParallelLoop`, tiles
+      of constant size with a bounds check inside) by the block shape, and
+      both loops get `mapping` attributes: the innermost dimension to
+      `block_x` / `thread_x`, so that consecutive threads of a warp touch
+      consecutive elements (coalesced), the next to `y`, the third to `z`;
+      outer dimensions beyond three run sequentially in each thread. The
+      shape is planned first (`planBlockShape`, printed with `report`).
+    - `block` lists the threads per block from the innermost dimension
+      out (`x,y,z`); the default is 256 threads: `256` in 1-D, `32,8` in
+      2-D and `32,8,1` in 3-D. At most 1024 threads per block.
+    - Temporaries (`memref.alloc` / `memref.dealloc` outside the nests)
+      become `gpu.alloc` / `gpu.dealloc`: device memory, like the
+      arguments.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+  let options = [
+    ListOption<"block", "block", "int64_t",
+               "Threads per block, innermost dimension first (x,y,z)">,
+    Option<"report", "report", "bool", "false",
+           "Print each nest's block plan as a remark (JSON)">,
+  ];
+}
+
+#endif // STENCIL_GPU_PASSES_TD

@@ -1,0 +1,78 @@
+//===- BlockPlan.cpp - Block shapes of GPU nests ----------------*- C++ -*-===//
+//
+// This file implements the block plan of --stencil-map-to-gpu
+// (Stencil/GPU/BlockPlan.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/GPU/BlockPlan.h"
+
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
+
+int64_t BlockPlan::threads() const {
+  int64_t n = 1;
+  for (int64_t t : tile)
+    n *= t;
+  return n;
+}
+
+void BlockPlan::printJSON(raw_ostream &os) const {
+  llvm::json::Array axes;
+  for (GPUAxis a : axis)
+    axes.push_back(a == GPUAxis::X   ? "x"
+                   : a == GPUAxis::Y ? "y"
+                   : a == GPUAxis::Z ? "z"
+                                     : "sequential");
+  os << llvm::json::Value(llvm::json::Object{
+      {"tile", llvm::json::Array(tile)},
+      {"axis", std::move(axes)},
+      {"threads", threads()}});
+}
+
+SmallVector<int64_t> mlir::stencil::getDefaultBlock(unsigned numLoops) {
+  if (numLoops <= 1)
+    return {256};
+  if (numLoops == 2)
+    return {32, 8};
+  return {32, 8, 1};
+}
+
+FailureOr<BlockPlan> mlir::stencil::planBlockShape(unsigned numLoops,
+                                                   ArrayRef<int64_t> block,
+                                                   std::string &error) {
+  SmallVector<int64_t> shape =
+      block.empty() ? getDefaultBlock(numLoops) : llvm::to_vector(block);
+  if (shape.size() > 3) {
+    error = "a block has at most three dimensions (x,y,z), got " +
+            std::to_string(shape.size());
+    return failure();
+  }
+  int64_t threads = 1;
+  for (int64_t t : shape) {
+    if (t < 1) {
+      error = "threads per block must be at least 1, got " + std::to_string(t);
+      return failure();
+    }
+    threads *= t;
+    if (threads > kMaxThreadsPerBlock) {
+      error = "a block has at most 1024 threads";
+      return failure();
+    }
+  }
+  BlockPlan plan;
+  plan.tile.assign(numLoops, 1);
+  plan.axis.assign(numLoops, GPUAxis::Sequential);
+  const GPUAxis axes[] = {GPUAxis::X, GPUAxis::Y, GPUAxis::Z};
+  // Loop numLoops-1-d (d-th from the innermost) takes axis d.
+  for (unsigned d = 0; d < 3 && d < numLoops; ++d) {
+    unsigned loop = numLoops - 1 - d;
+    plan.axis[loop] = axes[d];
+    plan.tile[loop] = d < shape.size() ? shape[d] : 1;
+  }
+  return plan;
+}

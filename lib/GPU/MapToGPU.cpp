@@ -1,0 +1,124 @@
+//===- MapToGPU.cpp - Parallel nests onto GPU blocks and threads -*- C++ -*-===//
+//
+// This file implements --stencil-map-to-gpu: each outermost scf.parallel is
+// tiled by its block plan (BlockPlan.h) and its loops mapped to blocks and
+// threads, the innermost dimension to x; temporaries become device memory.
+// Upstream convert-parallel-loops-to-gpu then builds the launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/GPU/BlockPlan.h"
+#include "Stencil/GPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILMAPTOGPUPASS
+#include "Stencil/GPU/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The processor of a loop on `axis`, for the block loop or the thread loop.
+static gpu::Processor getProcessor(GPUAxis axis, bool threads) {
+  switch (axis) {
+  case GPUAxis::X:
+    return threads ? gpu::Processor::ThreadX : gpu::Processor::BlockX;
+  case GPUAxis::Y:
+    return threads ? gpu::Processor::ThreadY : gpu::Processor::BlockY;
+  case GPUAxis::Z:
+    return threads ? gpu::Processor::ThreadZ : gpu::Processor::BlockZ;
+  case GPUAxis::Sequential:
+    return gpu::Processor::Sequential;
+  }
+  llvm_unreachable("unknown axis");
+}
+
+static LogicalResult setMapping(scf::ParallelOp loop, const BlockPlan &plan,
+                                bool threads) {
+  MLIRContext *ctx = loop.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (GPUAxis axis : plan.axis)
+    mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(
+        ctx, getProcessor(axis, threads), identity, identity));
+  return gpu::setMappingAttr(loop, mapping);
+}
+
+/// Replaces the temporaries of `module`'s host code by device memory.
+static void allocateOnDevice(ModuleOp module) {
+  IRRewriter rewriter(module.getContext());
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::DeallocOp>(op) &&
+        !op->getParentOfType<scf::ParallelOp>())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      auto device = gpu::AllocOp::create(
+          rewriter, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
+          ValueRange(), alloc.getDynamicSizes(), alloc.getSymbolOperands());
+      rewriter.replaceOp(alloc, device.getMemref());
+      continue;
+    }
+    auto dealloc = cast<memref::DeallocOp>(op);
+    gpu::DeallocOp::create(rewriter, dealloc.getLoc(), /*asyncToken=*/Type(),
+                           ValueRange(), dealloc.getMemref());
+    rewriter.eraseOp(dealloc);
+  }
+}
+
+namespace {
+struct StencilMapToGPUPass
+    : public mlir::stencil::impl::StencilMapToGPUPassBase<StencilMapToGPUPass> {
+  using Base::Base;
+
+  LogicalResult mapNest(scf::ParallelOp loop) {
+    std::string error;
+    FailureOr<BlockPlan> plan =
+        planBlockShape(loop.getNumLoops(), block, error);
+    if (failed(plan))
+      return loop.emitOpError() << "cannot be mapped to the GPU: " << error;
+    if (report) {
+      std::string json;
+      llvm::raw_string_ostream os(json);
+      plan->printJSON(os);
+      loop.emitRemark() << "gpu block plan: " << json;
+    }
+    auto [blocks, threads] =
+        scf::tileParallelLoop(loop, plan->tile, /*noMinMaxBounds=*/true);
+    if (failed(setMapping(blocks, *plan, /*threads=*/false)) ||
+        failed(setMapping(threads, *plan, /*threads=*/true)))
+      return blocks.emitOpError() << "has an invalid GPU mapping";
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    if (failed(planBlockShape(3, block, error))) {
+      module.emitError() << "stencil-map-to-gpu: block=: " << error;
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> roots;
+    module.walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>())
+        roots.push_back(loop);
+    });
+    for (scf::ParallelOp loop : roots)
+      if (failed(mapNest(loop)))
+        return signalPassFailure();
+    allocateOnDevice(module);
+  }
+};
+} // namespace

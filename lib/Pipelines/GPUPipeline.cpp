@@ -1,0 +1,96 @@
+//===- GPUPipeline.cpp - Stencil to GPU kernels -----------------*- C++ -*-===//
+//
+// This file implements the `convert-to-gpu` pipeline. It strings together
+// our passes (the check, the guarded gather form, the block mapping) and
+// upstream ones: convert-parallel-loops-to-gpu, gpu-kernel-outlining, the
+// NVVM lowering and gpu-module-to-binary, in the order of upstream's
+// gpu-lower-to-nvvm-pipeline, with the toolkit the project was built with.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/GPU/Passes.h"
+#include "Stencil/Pipelines/Pipelines.h"
+#include "Stencil/Target/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+const char *mlir::stencil::getBuildCUDAToolkit() {
+  return STENCIL_CUDA_TOOLKIT_DIR;
+}
+
+/// Stencil IR to host functions launching kernels over scf.parallel nests.
+static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
+  StencilCheckGPUPassOptions check;
+  check.serialScatter = o.scatter == ScatterLowering::Serial;
+  pm.addPass(createStencilCheckGPUPass(check));
+  if (o.cInterface)
+    pm.addPass(createStencilPrepareABIPass());
+  if (o.scatter == ScatterLowering::Gather) {
+    if (o.cut) {
+      StencilCutSharedPassOptions cut;
+      cut.minGain = o.cutMinGain;
+      pm.addPass(createStencilCutSharedPass(cut));
+    }
+    StencilScatterToGatherPassOptions toGather;
+    toGather.boundary = BoundaryStrategy::Guarded;
+    toGather.fuseReset = false;
+    toGather.maxGatherOps = o.maxGatherOps;
+    pm.addPass(createStencilScatterToGatherPass(toGather));
+  }
+  ConvertStencilToAffinePassOptions toAffine;
+  toAffine.scatter = o.scatter;
+  toAffine.allParallel = true;
+  pm.addPass(createConvertStencilToAffinePass(toAffine));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLowerAffinePass());
+  StencilMapToGPUPassOptions map;
+  map.block.assign(o.block.begin(), o.block.end());
+  pm.addPass(createStencilMapToGPUPass(map));
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuKernelOutliningPass());
+}
+
+void mlir::stencil::buildConvertToGPUPipeline(OpPassManager &pm,
+                                              const ConvertToGPUOptions &o) {
+  buildKernels(pm, o);
+  // Host and kernels to the LLVM dialect.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = o.chip;
+  target.features = o.features;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  // Launches to GPU runtime calls, kernels to the embedded binary.
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = o.format;
+  binary.toolkitPath =
+      o.toolkit.empty() ? std::string(getBuildCUDAToolkit()) : o.toolkit.getValue();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createStencilVerifyLoweredPass());
+}

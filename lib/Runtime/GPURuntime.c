@@ -1,0 +1,121 @@
+/*===- GPURuntime.c - Run-time support of GPU kernels -------------*- C -*-===*\
+|*                                                                            *|
+|* The mgpu* functions of Stencil/Runtime/GPURuntime.h over the CUDA driver  *|
+|* API. Written for this project against the contract of upstream MLIR's     *|
+|* gpu-to-llvm lowering (the calls and argument lists it emits).             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "Stencil/Runtime/GPURuntime.h"
+
+#include <cuda.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void check(CUresult result, const char *call) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *name = "unknown error";
+  cuGetErrorString(result, &name);
+  fprintf(stderr, "stencil GPU runtime: %s failed: %s\n", call, name);
+  abort();
+}
+
+#define CHECK(call) check((call), #call)
+
+static CUcontext context;
+static pthread_once_t contextOnce = PTHREAD_ONCE_INIT;
+
+static void initContext(void) {
+  int ordinal = 0;
+  const char *env = getenv("STENCIL_GPU_DEVICE");
+  if (env)
+    ordinal = atoi(env);
+  CUdevice device;
+  CHECK(cuInit(0));
+  CHECK(cuDeviceGet(&device, ordinal));
+  CHECK(cuDevicePrimaryCtxRetain(&context, device));
+}
+
+/* Makes the primary context current on the calling thread. */
+static void useContext(void) {
+  pthread_once(&contextOnce, initContext);
+  CHECK(cuCtxSetCurrent(context));
+}
+
+void *mgpuModuleLoad(void *data, uint64_t size) {
+  (void)size;
+  useContext();
+  CUmodule module;
+  CHECK(cuModuleLoadData(&module, data));
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  useContext();
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {(void *)(intptr_t)optLevel};
+  CUmodule module;
+  CHECK(cuModuleLoadDataEx(&module, data, 1, options, values));
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  useContext();
+  CHECK(cuModuleUnload((CUmodule)module));
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  useContext();
+  CUfunction function;
+  CHECK(cuModuleGetFunction(&function, (CUmodule)module, name));
+  return function;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedBytes, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)paramsCount;
+  useContext();
+  CHECK(cuLaunchKernel((CUfunction)function, (unsigned)gridX, (unsigned)gridY,
+                       (unsigned)gridZ, (unsigned)blockX, (unsigned)blockY,
+                       (unsigned)blockZ, (unsigned)sharedBytes,
+                       (CUstream)stream, params, extra));
+}
+
+/* The legacy default stream: launches are ordered with cudaMemcpy and
+ * every other use of the primary context, with no stream to create. */
+void *mgpuStreamCreate(void) {
+  useContext();
+  return NULL;
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  useContext();
+  CHECK(cuStreamSynchronize((CUstream)stream));
+}
+
+void mgpuStreamDestroy(void *stream) { (void)stream; }
+
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
+  (void)stream;
+  useContext();
+  CUdeviceptr pointer = 0;
+  if (bytes == 0)
+    return NULL;
+  if (hostShared)
+    CHECK(cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL));
+  else
+    CHECK(cuMemAlloc(&pointer, bytes));
+  return (void *)pointer;
+}
+
+void mgpuMemFree(void *pointer, void *stream) {
+  (void)stream;
+  if (!pointer)
+    return;
+  useContext();
+  CHECK(cuMemFree((CUdeviceptr)pointer));
+}
