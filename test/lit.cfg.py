@@ -95,3 +95,11 @@ if (config.stencil_have_mpi.upper() in ("TRUE", "ON", "1", "YES")
     config.substitutions.append(
         ("%dist_runtime",
          os.path.join(config.stencil_obj_root, "lib", "libStencilDistRuntime.a")))
+
+# A CUDA toolkit (issue 15): the GPU run-time library, fatbin binaries
+# (ptxas, fatbinary) and shared libraries of GPU kernels need it. Without
+# one the tests that need it are UNSUPPORTED; the PTX tests (format=isa,
+# LLVM's NVPTX back end only) run everywhere.
+if config.stencil_have_cuda.upper() in ("TRUE", "ON", "1", "YES"):
+    config.available_features.add("cuda")
+    config.substitutions.append(("%cuda_toolkit", config.stencil_cuda_toolkit))

@@ -62,19 +62,29 @@ static void allocateOnDevice(ModuleOp module) {
         !op->getParentOfType<scf::ParallelOp>())
       ops.push_back(op);
   });
+  // The async forms, each between a fresh token and a wait: gpu-to-llvm
+  // lowers only those (to mgpuMemAlloc / mgpuMemFree on a stream).
+  Type token = gpu::AsyncTokenType::get(module.getContext());
   for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
+                      .getAsyncToken();
+    Value done;
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       auto device = gpu::AllocOp::create(
-          rewriter, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
-          ValueRange(), alloc.getDynamicSizes(), alloc.getSymbolOperands());
+          rewriter, loc, alloc.getType(), token, ValueRange{start},
+          alloc.getDynamicSizes(), alloc.getSymbolOperands());
       rewriter.replaceOp(alloc, device.getMemref());
-      continue;
+      done = device.getAsyncToken();
+    } else {
+      auto dealloc = cast<memref::DeallocOp>(op);
+      done = gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
+                                    dealloc.getMemref())
+                 .getAsyncToken();
+      rewriter.eraseOp(dealloc);
     }
-    auto dealloc = cast<memref::DeallocOp>(op);
-    gpu::DeallocOp::create(rewriter, dealloc.getLoc(), /*asyncToken=*/Type(),
-                           ValueRange(), dealloc.getMemref());
-    rewriter.eraseOp(dealloc);
+    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{done});
   }
 }
 
