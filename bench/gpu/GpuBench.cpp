@@ -1,0 +1,187 @@
+//===- GpuBench.cpp - stencil-bench-gpu -------------------------*- C++ -*-===//
+//
+// The GPU benchmark of issue 15 (docs/GPU.md): for wave3d and dense27 in
+// f64 and f32, the primal, the gather adjoint and the atomic-scatter
+// adjoint built by convert-to-gpu from the same IR, and a device-to-device
+// copy of one array (the bandwidth reference), timed with CUDA events
+// around each call (Google Benchmark, manual time). After the runs it
+// prints, from the medians, the ratios the issue asks for: adjoint /
+// primal, atomic / gather, each sweep's bandwidth against the copy's, and
+// the gather adjoint's points per second.
+//
+//   stencil-bench-gpu --libdir DIR --check      the checks (GpuCheck.cpp)
+//   stencil-bench-gpu --libdir DIR [--sizes 256,512] [benchmark flags]
+//
+// bench/gpu/run.sh runs both from a bundle of the binary and its libraries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuCheck.h"
+#include "GpuProblem.h"
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <sstream>
+
+using namespace stencil::gpubench;
+
+namespace {
+
+std::string libDir = ".";
+
+/// The block-shape variants the CMake file builds besides `gather`.
+const std::vector<std::string> kBlockVariants = {
+    "gather_b64x4", "gather_b128", "gather_b16x16", "gather_b32x4x2"};
+
+/// Times one call of `variant` (primal, gather, atomic or copy).
+template <typename T>
+void runBenchmark(benchmark::State &state, Kernel k, int64_t n,
+                  std::string variant) {
+  const KernelInfo &info = getInfo(k);
+  Problem<T> p(k, n);
+  p.fill(4);
+  Library lib;
+  std::string error;
+  const char *type = sizeof(T) == 8 ? "f64" : "f32";
+  bool copy = variant == "copy";
+  if (!copy &&
+      !lib.open(libraryPath(libDir, k, type, variant == "primal" ? "gather"
+                                                                 : variant),
+                info.name, error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  bool adjoint = variant != "primal";
+  cudaEvent_t start, stop;
+  checkCuda(cudaEventCreate(&start), "cudaEventCreate");
+  checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
+  unsigned transfers = copy                ? 2
+                       : adjoint           ? info.adjointTransfers
+                                           : info.primalTransfers;
+  for (auto _ : state) {
+    checkCuda(cudaEventRecord(start, 0), "cudaEventRecord");
+    if (copy)
+      checkCuda(cudaMemcpyAsync(p.device(false, 0), p.device(false, 1),
+                                p.bytes(), cudaMemcpyDeviceToDevice, 0),
+                "cudaMemcpyAsync");
+    else
+      p.call(lib, adjoint, true);
+    checkCuda(cudaEventRecord(stop, 0), "cudaEventRecord");
+    checkCuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    checkCuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    state.SetIterationTime(ms / 1e3);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  double points = double(p.points());
+  state.counters["points_per_second"] =
+      benchmark::Counter(points, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      points * transfers * sizeof(T),
+      benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// Keeps the median time of every benchmark for the summary.
+class SummaryReporter : public benchmark::ConsoleReporter {
+public:
+  void ReportRuns(const std::vector<Run> &runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run &run : runs)
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median")
+        medians[run.run_name.str()] = run.GetAdjustedRealTime();
+      else if (run.run_type == Run::RT_Iteration &&
+               !medians.count(run.run_name.str()))
+        medians[run.run_name.str()] = run.GetAdjustedRealTime();
+  }
+  std::map<std::string, double> medians;
+};
+
+std::string benchName(Kernel k, const char *type, int64_t n,
+                      const std::string &variant) {
+  return std::string("gpu/") + getInfo(k).name + "_" + type + "/n" +
+         std::to_string(n) + "/" + variant;
+}
+
+void printSummary(const SummaryReporter &r, const std::vector<int64_t> &sizes) {
+  std::printf("\n%-22s %6s %9s %9s %9s %9s %9s %9s\n", "kernel", "n",
+              "adj/prim", "atom/gath", "prim/copy", "gath/copy", "atom/copy",
+              "GPts/s");
+  for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
+    for (const char *type : {"f64", "f32"})
+      for (int64_t n : sizes) {
+        auto time = [&](const char *v) {
+          auto it = r.medians.find(benchName(k, type, n, v) + "/manual_time");
+          return it == r.medians.end() ? 0.0 : it->second;
+        };
+        double prim = time("primal"), gath = time("gather"),
+               atom = time("atomic"), copy = time("copy");
+        if (!prim || !gath || !atom || !copy)
+          continue;
+        const KernelInfo &info = getInfo(k);
+        // Bandwidth share: (transfers / time) / (2 / copy time).
+        auto share = [&](double t, unsigned transfers) {
+          return (transfers / t) / (2.0 / copy);
+        };
+        double points = double(n) * n * n;
+        std::printf("%-22s %6lld %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
+                    (std::string(info.name) + "_" + type).c_str(),
+                    (long long)n, gath / prim, atom / gath,
+                    share(prim, info.primalTransfers),
+                    share(gath, info.adjointTransfers),
+                    share(atom, info.adjointTransfers), points / gath / 1e9);
+      }
+  std::printf("(ratios of median times; x/copy: the sweep's bytes per second "
+              "over the device-to-device copy's)\n");
+}
+
+std::vector<int64_t> parseSizes(const std::string &text) {
+  std::vector<int64_t> sizes;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    sizes.push_back(std::stoll(item));
+  return sizes;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool check = false;
+  std::vector<int64_t> sizes = {256, 512};
+  std::vector<char *> rest = {argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--check")
+      check = true;
+    else if (arg == "--libdir" && i + 1 < argc)
+      libDir = argv[++i];
+    else if (arg == "--sizes" && i + 1 < argc)
+      sizes = parseSizes(argv[++i]);
+    else
+      rest.push_back(argv[i]);
+  }
+  if (check)
+    return runChecks(libDir, kBlockVariants) == 0 ? 0 : 1;
+  int restCount = int(rest.size());
+  benchmark::Initialize(&restCount, rest.data());
+  for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
+    for (int64_t n : sizes)
+      for (std::string v : {"primal", "gather", "atomic", "copy"}) {
+        benchmark::RegisterBenchmark(
+            benchName(k, "f64", n, v).c_str(), runBenchmark<double>, k, n, v)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(
+            benchName(k, "f32", n, v).c_str(), runBenchmark<float>, k, n, v)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+      }
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  printSummary(reporter, sizes);
+  benchmark::Shutdown();
+  return 0;
+}
