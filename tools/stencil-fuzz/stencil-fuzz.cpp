@@ -2,8 +2,9 @@
 //
 // This file implements `stencil-fuzz`, a libFuzzer target: each input is
 // parsed as a module and, if it parses and verifies, run through the
-// pipelines a user runs (adjoint plus either boundary strategy, and the
-// serial and atomic scatter lowerings). Diagnostics are the expected outcome
+// pipelines a user runs (adjoint plus either boundary strategy, the
+// serial and atomic scatter lowerings, distributed grids and the GPU route
+// to PTX). Diagnostics are the expected outcome
 // of bad input; what the fuzzer reports are crashes, sanitizer errors, hangs
 // (-timeout) and these two invariant violations, which abort:
 //   - a pass succeeds but leaves IR that does not verify;
@@ -53,6 +54,11 @@ static const char *const kPipelines[] = {
      "convert-to-omp)"),
     ("builtin.module(stencil-adjoint,stencil-distribute{grid=2,1,2},"
      "convert-to-omp)"),
+    // The GPU route (docs/GPU.md) to PTX: the check, the guarded gather
+    // form, the block mapping, upstream's GPU lowering and serialization.
+    "builtin.module(stencil-adjoint,convert-to-gpu{format=isa})",
+    ("builtin.module(stencil-adjoint,"
+     "convert-to-gpu{format=isa scatter=atomic block=16,4,2})"),
 };
 
 namespace {
