@@ -61,9 +61,12 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
+/* Called by a destructor of the library at exit, when the CUDA runtime may
+ * already have torn the driver down (CUDA_ERROR_DEINITIALIZED): nothing
+ * to report then. */
 void mgpuModuleUnload(void *module) {
-  useContext();
-  CHECK(cuModuleUnload((CUmodule)module));
+  if (cuCtxSetCurrent(context) == CUDA_SUCCESS)
+    cuModuleUnload((CUmodule)module);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
@@ -79,6 +82,17 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       void **params, void **extra, size_t paramsCount) {
   (void)paramsCount;
   useContext();
+  /* Grids are limited to 2^31 - 1 blocks in x and 65535 in y and z: the
+   * extents of a domain's outer dimensions divided by the block shape. */
+  if (gridX > 2147483647 || gridY > 65535 || gridZ > 65535) {
+    fprintf(stderr,
+            "stencil GPU runtime: a grid of %lld x %lld x %lld blocks "
+            "exceeds the device's limits (x < 2^31, y and z <= 65535); "
+            "use a block shape with more threads along the outer "
+            "dimensions (convert-to-gpu block=)\n",
+            (long long)gridX, (long long)gridY, (long long)gridZ);
+    abort();
+  }
   CHECK(cuLaunchKernel((CUfunction)function, (unsigned)gridX, (unsigned)gridY,
                        (unsigned)gridZ, (unsigned)blockX, (unsigned)blockY,
                        (unsigned)blockZ, (unsigned)sharedBytes,
