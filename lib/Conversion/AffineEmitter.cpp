@@ -135,6 +135,16 @@ mlir::stencil::canonicalBound(AffineMap map, ArrayRef<Value> operands) {
   return {map, used};
 }
 
+/// The coordinate of dimension `k` of `bounds`, whose extent is the constant
+/// 1 and which gets no loop: its lower bound, folded where it can be.
+static Value buildUnitDimValue(OpBuilder &builder, Location loc,
+                               const NestBounds &bounds, unsigned k) {
+  auto [lbMap, lbOperands] = canonicalBound(bounds.lower[k], bounds.operands);
+  OpFoldResult iv = affine::makeComposedFoldedAffineApply(
+      builder, loc, lbMap, getAsOpFoldResult(ValueRange(lbOperands)));
+  return getValueOrCreateConstantIndexOp(builder, loc, iv);
+}
+
 void mlir::stencil::buildLoopNest(
     OpBuilder &builder, Location loc, const NestBounds &bounds, bool parallel,
     function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn) {
@@ -143,14 +153,12 @@ void mlir::stencil::buildLoopNest(
   SmallVector<Value> ivs(rank);
   bool parallelEmitted = false;
   for (unsigned k = 0; k < rank; ++k) {
-    auto [lbMap, lbOperands] = canonicalBound(bounds.lower[k], bounds.operands);
-    auto [ubMap, ubOperands] = canonicalBound(bounds.upper[k], bounds.operands);
     if (bounds.getConstantExtent(k) == 1) {
-      OpFoldResult iv = affine::makeComposedFoldedAffineApply(
-          builder, loc, lbMap, getAsOpFoldResult(ValueRange(lbOperands)));
-      ivs[k] = getValueOrCreateConstantIndexOp(builder, loc, iv);
+      ivs[k] = buildUnitDimValue(builder, loc, bounds, k);
       continue;
     }
+    auto [lbMap, lbOperands] = canonicalBound(bounds.lower[k], bounds.operands);
+    auto [ubMap, ubOperands] = canonicalBound(bounds.upper[k], bounds.operands);
     if (parallel && !parallelEmitted) {
       parallelEmitted = true;
       auto loop = affine::AffineParallelOp::create(
@@ -177,13 +185,9 @@ void mlir::stencil::buildParallelNest(
   SmallVector<Value> ivs(rank);
   SmallVector<unsigned> loopDims;
   SmallVector<AffineMap> lbMaps, ubMaps;
-  SmallVector<Value> lbOperands, ubOperands;
   for (unsigned k = 0; k < rank; ++k) {
-    auto [lbMap, lbUsed] = canonicalBound(bounds.lower[k], bounds.operands);
     if (bounds.getConstantExtent(k) == 1) {
-      OpFoldResult iv = affine::makeComposedFoldedAffineApply(
-          builder, loc, lbMap, getAsOpFoldResult(ValueRange(lbUsed)));
-      ivs[k] = getValueOrCreateConstantIndexOp(builder, loc, iv);
+      ivs[k] = buildUnitDimValue(builder, loc, bounds, k);
       continue;
     }
     // affine.parallel takes one operand list for all dimensions: the maps
