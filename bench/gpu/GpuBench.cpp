@@ -35,13 +35,26 @@ std::string libDir = ".";
 const std::vector<std::string> kBlockVariants = {
     "gather_b64x4", "gather_b128", "gather_b16x16", "gather_b32x4x2"};
 
+/// One problem per element type, kept across the variants and repetitions
+/// of one kernel and size: filling up to 7 GiB on the host for every
+/// repetition would take longer than the timing. The sweeps' memory
+/// traffic does not depend on the values they leave behind.
+template <typename T> Problem<T> &getProblem(Kernel k, int64_t n) {
+  static std::unique_ptr<Problem<T>> cached;
+  if (!cached || cached->kernel != k || cached->n != n) {
+    cached.reset();
+    cached = std::make_unique<Problem<T>>(k, n);
+    cached->fill(4);
+  }
+  return *cached;
+}
+
 /// Times one call of `variant` (primal, gather, atomic or copy).
 template <typename T>
 void runBenchmark(benchmark::State &state, Kernel k, int64_t n,
                   std::string variant) {
   const KernelInfo &info = getInfo(k);
-  Problem<T> p(k, n);
-  p.fill(4);
+  Problem<T> &p = getProblem<T>(k, n);
   Library lib;
   std::string error;
   const char *type = sizeof(T) == 8 ? "f64" : "f32";
@@ -149,6 +162,9 @@ std::vector<int64_t> parseSizes(const std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Line by line, also into a pipe: an abort in a kernel library must not
+  // take the lines before it along.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   bool check = false;
   std::vector<int64_t> sizes = {256, 512};
   std::vector<char *> rest = {argv[0]};
