@@ -21,6 +21,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -59,14 +61,15 @@ void runBenchmark(benchmark::State &state, Kernel k, int64_t n,
   std::string error;
   const char *type = sizeof(T) == 8 ? "f64" : "f32";
   bool copy = variant == "copy";
-  if (!copy &&
-      !lib.open(libraryPath(libDir, k, type, variant == "primal" ? "gather"
-                                                                 : variant),
-                info.name, error)) {
+  // primal[_b<shape>] calls the primal of gather[_b<shape>].
+  bool adjoint = variant.rfind("primal", 0) != 0;
+  std::string libVariant =
+      adjoint ? variant : "gather" + variant.substr(std::strlen("primal"));
+  if (!copy && !lib.open(libraryPath(libDir, k, type, libVariant), info.name,
+                         error)) {
     state.SkipWithError(error.c_str());
     return;
   }
-  bool adjoint = variant != "primal";
   cudaEvent_t start, stop;
   checkCuda(cudaEventCreate(&start), "cudaEventCreate");
   checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
@@ -139,15 +142,44 @@ void printSummary(const SummaryReporter &r, const std::vector<int64_t> &sizes) {
           return (transfers / t) / (2.0 / copy);
         };
         double points = double(n) * n * n;
+        // Median times are in milliseconds.
         std::printf("%-22s %6lld %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
                     (std::string(info.name) + "_" + type).c_str(),
                     (long long)n, gath / prim, atom / gath,
                     share(prim, info.primalTransfers),
                     share(gath, info.adjointTransfers),
-                    share(atom, info.adjointTransfers), points / gath / 1e9);
+                    share(atom, info.adjointTransfers), points / gath / 1e6);
       }
   std::printf("(ratios of median times; x/copy: the sweep's bytes per second "
               "over the device-to-device copy's)\n");
+}
+
+/// Primal and gather adjoint time of every block shape over the default
+/// shape's, at the largest size.
+void printBlockSummary(const SummaryReporter &r, int64_t n) {
+  std::printf("\nblock shapes at n=%lld (time / default shape's):\n",
+              (long long)n);
+  for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
+    for (const char *type : {"f64", "f32"})
+      for (const char *sweep : {"primal", "gather"}) {
+        auto time = [&](const std::string &v) {
+          auto it = r.medians.find(benchName(k, type, n, v) + "/manual_time");
+          return it == r.medians.end() ? 0.0 : it->second;
+        };
+        double base = time(sweep);
+        bool any = false;
+        for (const std::string &block : kBlockVariants)
+          any |= time(sweep + block.substr(std::strlen("gather"))) != 0;
+        if (!base || !any)
+          continue;
+        std::printf("%-12s %-4s %-7s", getInfo(k).name, type, sweep);
+        for (const std::string &block : kBlockVariants) {
+          std::string suffix = block.substr(std::strlen("gather"));
+          double t = time(sweep + suffix);
+          std::printf(" %s %.2f", suffix.c_str() + 1, t ? t / base : 0.0);
+        }
+        std::printf("\n");
+      }
 }
 
 std::vector<int64_t> parseSizes(const std::string &text) {
@@ -195,9 +227,25 @@ int main(int argc, char **argv) {
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
       }
+  // Block shapes of primal and gather adjoint, at the largest size.
+  int64_t largest = *std::max_element(sizes.begin(), sizes.end());
+  for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
+    for (const std::string &block : kBlockVariants)
+      for (std::string sweep : {"primal", "gather"}) {
+        std::string v = sweep + block.substr(std::strlen("gather"));
+        benchmark::RegisterBenchmark(benchName(k, "f64", largest, v).c_str(),
+                                     runBenchmark<double>, k, largest, v)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(benchName(k, "f32", largest, v).c_str(),
+                                     runBenchmark<float>, k, largest, v)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+      }
   SummaryReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   printSummary(reporter, sizes);
+  printBlockSummary(reporter, largest);
   benchmark::Shutdown();
   return 0;
 }

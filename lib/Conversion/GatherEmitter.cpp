@@ -119,6 +119,26 @@ IntegerSet GatherEmitter::getValidSet(unsigned s, unsigned firstGuarded) const {
                          SmallVector<bool>(constraints.size(), false));
 }
 
+IntegerSet GatherEmitter::getCoreSet(ArrayRef<unsigned> subset,
+                                     unsigned firstGuarded) const {
+  // Every s in subset valid: lower_k + max o_k <= q_k < upper_k + min o_k.
+  MLIRContext *ctx = bounds.lower.front().getContext();
+  SmallVector<AffineExpr> constraints;
+  for (unsigned k = firstGuarded; k < rank; ++k) {
+    int64_t maxOffset = stmts[subset.front()].offset[k];
+    int64_t minOffset = maxOffset;
+    for (unsigned s : subset) {
+      maxOffset = std::max(maxOffset, stmts[s].offset[k]);
+      minOffset = std::min(minOffset, stmts[s].offset[k]);
+    }
+    AffineExpr q = getAffineDimExpr(k, ctx);
+    constraints.push_back(q - (bounds.lowerExpr(k) + maxOffset));
+    constraints.push_back(bounds.upperExpr(k) + minOffset - q - 1);
+  }
+  return IntegerSet::get(rank, bounds.operands.size(), constraints,
+                         SmallVector<bool>(constraints.size(), false));
+}
+
 SmallVector<Value> GatherEmitter::getGuardOperands(ValueRange ivs) const {
   SmallVector<Value> operands(ivs.begin(), ivs.end());
   llvm::append_range(operands, bounds.operands);
@@ -190,6 +210,18 @@ void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
       return;
     }
     if (allParallel) {
+      // Points where every statement is valid (all but the boundary
+      // layers) take the unguarded core body: whole GPU warps branch the
+      // same way, and the core's loads are issued without guards between
+      // them. Same sums either way (the guarded ones start from the first
+      // valid value).
+      auto core = affine::AffineIfOp::create(
+          b, loc, getCoreSet(subset, firstGuarded), getGuardOperands(ivs),
+          /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard insertion(b);
+      b.setInsertionPointToStart(core.getThenBlock());
+      emitFusedBody(b, ivs, subset);
+      b.setInsertionPointToStart(core.getElseBlock());
       emitGuardedSums(b, ivs, subset, firstGuarded);
       return;
     }

@@ -133,6 +133,10 @@ private:
   /// dimensions >= firstGuarded, over (point, bound operands).
   IntegerSet getValidSet(unsigned s, unsigned firstGuarded) const;
   SmallVector<Value> getGuardOperands(ValueRange ivs) const;
+  /// The constraints under which every statement of `subset` is valid, in
+  /// dimensions >= firstGuarded: the core of the guarded form's nest.
+  IntegerSet getCoreSet(ArrayRef<unsigned> subset,
+                        unsigned firstGuarded) const;
   /// The body of the guarded form's nest: per array, the valid statements'
   /// values summed in program order from the first valid one, then one
   /// update where any was valid.
