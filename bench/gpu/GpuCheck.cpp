@@ -4,10 +4,10 @@
 // the GPU gather and atomic adjoints against the CPU build of the same IR
 // (convert-to-omp) at sizes from one point to 512^3, and run-to-run and
 // block-shape determinism of the gather adjoint; the atomic adjoint's
-// run-to-run spread is reported beside it. Tolerances: the GPU contracts
-// multiply-adds into FMAs (NVPTX's default), the CPU build does not
-// (fp-contract=0), so results agree to rounding, not bitwise; the share of
-// bitwise-equal values is printed.
+// run-to-run spread is reported beside it. Tolerances: at boundary points
+// the CPU's compact slabs add the contributions into the array one at a
+// time, the GPU's guarded form sums them first, so the adjoints agree to
+// rounding, not bitwise; the share of bitwise-equal values is printed.
 //
 //===----------------------------------------------------------------------===//
 
