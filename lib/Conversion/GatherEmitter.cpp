@@ -209,7 +209,7 @@ void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
       emitFusedBody(b, ivs, subset);
       return;
     }
-    if (allParallel) {
+    if (allParallel && !subset.empty()) {
       // Points where every statement is valid (all but the boundary
       // layers) take the unguarded core body: whole GPU warps branch the
       // same way, and the core's loads are issued without guards between
