@@ -117,6 +117,12 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                            << "' is only valid on a function argument";
   if (name == DistributionAttrHelper::getNameStr())
     return verifyDistribution(op, attr);
+  if (name == DistinctArraysAttrHelper::getNameStr()) {
+    if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a unit attribute on a function";
+    return success();
+  }
   if (name == DistributedSumAttrHelper::getNameStr()) {
     auto domain = dyn_cast<DomainOp>(op);
     if (!domain || domain.getNumResults() == 0 ||

@@ -56,8 +56,12 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   StencilMapToGPUPassOptions map;
   map.block.assign(o.block.begin(), o.block.end());
   pm.addPass(createStencilMapToGPUPass(map));
+  if (o.index32)
+    pm.addPass(createStencilNarrowGPUIndicesPass());
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuKernelOutliningPass());
+  if (o.noalias)
+    pm.addPass(createStencilMarkGPUKernelArgsPass());
 }
 
 void mlir::stencil::buildConvertToGPUPipeline(OpPassManager &pm,
@@ -78,6 +82,8 @@ void mlir::stencil::buildConvertToGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  if (o.noalias)
+    pm.addNestedPass<gpu::GPUModuleOp>(createStencilGPUKernelNoAliasPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());

@@ -54,6 +54,10 @@ def Stencil_Dialect : Dialect {
   //    N : i64}`, on a function): set by --stencil-distribute on the
   //    functions it distributes and on their callers; the process grid and
   //    the halo width of every array argument, for the ABI JSON.
+  //  - `stencil.distinct_arrays` (unit, on a GPU kernel): set by
+  //    --stencil-mark-gpu-kernel-args when every launch passes distinct
+  //    arrays; --stencil-gpu-kernel-noalias makes the kernel's pointers
+  //    `noalias` and removes it.
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
@@ -62,7 +66,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$shadows_of,
     "::mlir::ArrayAttr":$extra_args,
     "::mlir::UnitAttr":$distributed_sum,
-    "::mlir::DictionaryAttr":$distribution
+    "::mlir::DictionaryAttr":$distribution,
+    "::mlir::UnitAttr":$distinct_arrays
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

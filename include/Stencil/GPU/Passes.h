@@ -1,7 +1,8 @@
 //===- Passes.h - GPU passes --------------------------------------*- C++ -*-===//
 //
-// This file declares --stencil-check-gpu and --stencil-map-to-gpu and the
-// registration hook generated from Passes.td.
+// This file declares the passes of the GPU route (--stencil-check-gpu,
+// --stencil-map-to-gpu, --stencil-narrow-gpu-indices and the kernel
+// argument marks) and the registration hook generated from Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,9 @@ class ArithDialect;
 namespace gpu {
 class GPUDialect;
 } // namespace gpu
+namespace memref {
+class MemRefDialect;
+} // namespace memref
 namespace scf {
 class SCFDialect;
 } // namespace scf

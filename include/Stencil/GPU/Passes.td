@@ -74,4 +74,70 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def StencilNarrowGPUIndicesPass
+    : Pass<"stencil-narrow-gpu-indices", "::mlir::ModuleOp"> {
+  let summary = "32-bit index arithmetic in GPU nests, chosen at run time";
+  let description = [{
+    Runs after `stencil-map-to-gpu`, on each outermost `scf.parallel`. A
+    GPU multiplies 64-bit integers in several instructions, and the
+    kernels of f32 sweeps were bound by their address arithmetic. For a
+    nest whose arrays (memrefs defined outside it) are only accessed by
+    `memref.load`, `memref.store` and `memref.atomic_rmw`, the pass
+
+    - builds on the host, per array, a flat view of its base buffer
+      (`memref.extract_strided_metadata`, `memref.reinterpret_cast` to
+      `memref<?xT>`) and its offset and strides as `i32`;
+    - clones the nest and rewrites every access of the clone to the flat
+      view at the linear index `offset + sum(index_d * stride_d)`,
+      computed in `i32` with `nsw` and sign-extended once;
+    - runs the clone under `scf.if` when every array has offset, sizes
+      and strides below 2^31 and `offset + sum((size_d - 1) * stride_d)`
+      below 2^31, so that no in-bounds linear index or partial sum of one
+      overflows, arrays of one rank have the same offset and strides
+      (they then share one linear index) and their innermost stride is 1
+      (a constant in the kernel); the original nest otherwise.
+
+    A nest that hands an array to any other op is left alone. `report`
+    prints each nest's plan as a remark (JSON).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Print each nest's plan as a remark (JSON)">,
+  ];
+}
+
+def StencilMarkGPUKernelArgsPass
+    : Pass<"stencil-mark-gpu-kernel-args", "::mlir::ModuleOp"> {
+  let summary = "Mark the read-only and distinct arrays of GPU kernels";
+  let description = [{
+    Runs after `gpu-kernel-outlining`. A memref argument of a kernel
+    (`gpu.func`) that the kernel only loads from gets `llvm.readonly`,
+    which the NVVM lowering carries to its pointers. A kernel whose every
+    `gpu.launch_func` passes arrays that are views of pairwise distinct
+    function arguments or allocations gets the unit attribute
+    `stencil.distinct_arrays`, for `stencil-gpu-kernel-noalias`. Arrays
+    passed to a public function must not overlap (docs/ABI.md); an array
+    of unknown origin (a global, a value carried by a loop) leaves the
+    kernel unmarked.
+  }];
+}
+
+def StencilGPUKernelNoAliasPass
+    : Pass<"stencil-gpu-kernel-noalias", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the pointers of kernels with distinct arrays noalias";
+  let description = [{
+    Runs on a `gpu.module` after `convert-gpu-to-nvvm` (which drops
+    `llvm.noalias` from memref arguments): every pointer argument of an
+    `llvm.func` marked `stencil.distinct_arrays` by
+    `stencil-mark-gpu-kernel-args` becomes `llvm.noalias`, and the mark is
+    removed. The NVPTX back end reads through the read-only data path
+    (`ld.global.nc`) only from `noalias` read-only kernel pointers.
+  }];
+}
+
 #endif // STENCIL_GPU_PASSES_TD

@@ -122,6 +122,18 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       llvm::cl::desc("Fail on a domain whose gather form would clone more "
                      "body ops than this"),
       llvm::cl::init(kDefaultMaxGatherOps)};
+  PassOptions::Option<bool> index32{
+      *this, "index32",
+      llvm::cl::desc("Address arrays with 32-bit index arithmetic in the "
+                     "kernels where every array's extent fits in 31 bits "
+                     "(checked at run time; 64-bit kernels otherwise)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> noalias{
+      *this, "noalias",
+      llvm::cl::desc("Make kernel array pointers noalias (arrays must not "
+                     "overlap, as on the CPU) so that arrays a kernel only "
+                     "reads go through the read-only data path"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU architecture (nvvm target)"),
       llvm::cl::init("sm_90")};
