@@ -33,9 +33,12 @@ namespace {
 
 std::string libDir = ".";
 
-/// The block-shape variants the CMake file builds besides `gather`.
-const std::vector<std::string> kBlockVariants = {
-    "gather_b64x4", "gather_b128", "gather_b16x16", "gather_b32x4x2"};
+/// The variants of `gather` the CMake file builds: four other block
+/// shapes, and the kernels without 32-bit indices (`i64`), without
+/// `noalias` (`alias`), and without either (`base`, the form before both).
+const std::vector<std::string> kGatherVariants = {
+    "gather_b64x4", "gather_b128", "gather_b16x16", "gather_b32x4x2",
+    "gather_i64",   "gather_alias", "gather_base"};
 
 /// One problem per element type, kept across the variants and repetitions
 /// of one kernel and size: filling up to 7 GiB on the host for every
@@ -154,10 +157,10 @@ void printSummary(const SummaryReporter &r, const std::vector<int64_t> &sizes) {
               "over the device-to-device copy's)\n");
 }
 
-/// Primal and gather adjoint time of every block shape over the default
-/// shape's, at the largest size.
+/// Primal and gather adjoint time of every variant of `gather` over the
+/// default's, at the largest size.
 void printBlockSummary(const SummaryReporter &r, int64_t n) {
-  std::printf("\nblock shapes at n=%lld (time / default shape's):\n",
+  std::printf("\nvariants at n=%lld (time / the default's):\n",
               (long long)n);
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
     for (const char *type : {"f64", "f32"})
@@ -168,12 +171,12 @@ void printBlockSummary(const SummaryReporter &r, int64_t n) {
         };
         double base = time(sweep);
         bool any = false;
-        for (const std::string &block : kBlockVariants)
+        for (const std::string &block : kGatherVariants)
           any |= time(sweep + block.substr(std::strlen("gather"))) != 0;
         if (!base || !any)
           continue;
         std::printf("%-12s %-4s %-7s", getInfo(k).name, type, sweep);
-        for (const std::string &block : kBlockVariants) {
+        for (const std::string &block : kGatherVariants) {
           std::string suffix = block.substr(std::strlen("gather"));
           double t = time(sweep + suffix);
           std::printf(" %s %.2f", suffix.c_str() + 1, t ? t / base : 0.0);
@@ -212,7 +215,7 @@ int main(int argc, char **argv) {
       rest.push_back(argv[i]);
   }
   if (check)
-    return runChecks(libDir, kBlockVariants) == 0 ? 0 : 1;
+    return runChecks(libDir, kGatherVariants) == 0 ? 0 : 1;
   int restCount = int(rest.size());
   benchmark::Initialize(&restCount, rest.data());
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
@@ -227,10 +230,10 @@ int main(int argc, char **argv) {
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
       }
-  // Block shapes of primal and gather adjoint, at the largest size.
+  // The variants of primal and gather adjoint, at the largest size.
   int64_t largest = *std::max_element(sizes.begin(), sizes.end());
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
-    for (const std::string &block : kBlockVariants)
+    for (const std::string &block : kGatherVariants)
       for (std::string sweep : {"primal", "gather"}) {
         std::string v = sweep + block.substr(std::strlen("gather"));
         benchmark::RegisterBenchmark(benchName(k, "f64", largest, v).c_str(),

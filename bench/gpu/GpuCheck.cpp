@@ -114,8 +114,9 @@ void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c) {
   }
 }
 
-/// The gather adjoint is bitwise the same over 20 runs and for every block
-/// shape; the atomic adjoint's spread is reported.
+/// The gather adjoint is bitwise the same over 20 runs and in every variant
+/// (block shapes, index width, aliasing); the atomic adjoint's spread is
+/// reported.
 template <typename T>
 void checkDeterminism(const std::string &dir, Kernel k, int64_t n,
                       const std::vector<std::string> &blocks, Counts &c) {
@@ -147,8 +148,8 @@ void checkDeterminism(const std::string &dir, Kernel k, int64_t n,
     p.upload();
     p.call(lib, true, true);
     bool same = hashShadows(p) == *gatherHashes.begin();
-    c.report(same, what + " gather adjoint, block shape " + block,
-             same ? "bitwise equal to the default shape" : "differs");
+    c.report(same, what + " gather adjoint, variant " + block,
+             same ? "bitwise equal to the default" : "differs");
   }
 }
 
