@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NarrowArithmetic.h"
 #include "Stencil/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -163,7 +164,8 @@ static FlatArray buildFlatArray(OpBuilder &b, Location loc, Value array,
 }
 
 /// Points `access` at the flat view, with the 32-bit linear index.
-static void narrowAccess(Operation *access, const FlatArray &flat) {
+static void narrowAccess(Operation *access, const FlatArray &flat,
+                         const IndexArithmetic32 &arithmetic) {
   OpBuilder b(access);
   Location loc = access->getLoc();
   auto nsw = arith::IntegerOverflowFlagsAttr::get(
@@ -172,7 +174,9 @@ static void narrowAccess(Operation *access, const FlatArray &flat) {
   auto narrow = [&](auto op) {
     Value linear = flat.offset;
     for (auto [index, stride] : llvm::zip(op.getIndices(), flat.strides)) {
-      Value term = arith::IndexCastOp::create(b, loc, i32, index);
+      Value term = arithmetic.lookup(index);
+      if (!term)
+        term = arith::IndexCastOp::create(b, loc, i32, index);
       // A unit stride is known in the kernel (no argument, no multiply).
       if (getConstantIntValue(stride) != 1)
         term = arith::MulIOp::create(b, loc, i32, term, stride, nsw);
@@ -190,8 +194,24 @@ static void narrowAccess(Operation *access, const FlatArray &flat) {
     narrow(cast<memref::AtomicRMWOp>(access));
 }
 
+/// Ands into `fits` that every index value from outside the nest lies in
+/// (-2^28, 2^28), the bound IndexArithmetic32 assumes.
+static void andOutsideBounded(OpBuilder &b, Location loc, Value &fits,
+                              scf::ParallelOp root) {
+  int64_t bound = IndexArithmetic32::kOutsideBound;
+  Value shift = arith::ConstantIndexOp::create(b, loc, bound);
+  Value width = arith::ConstantIndexOp::create(b, loc, 2 * bound);
+  for (Value v : IndexArithmetic32::getOutsideValues(root)) {
+    Value shifted = arith::AddIOp::create(b, loc, v, shift);
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                     shifted, width);
+    fits = arith::AndIOp::create(b, loc, fits, in);
+  }
+}
+
 /// `if (fits) { narrowed clone } else { root }`.
-static void narrowNest(scf::ParallelOp root, const NarrowPlan &plan) {
+static void narrowNest(scf::ParallelOp root, const NarrowPlan &plan,
+                       bool loopIndices) {
   OpBuilder b(root);
   Location loc = root.getLoc();
   Value fits = arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -204,17 +224,22 @@ static void narrowNest(scf::ParallelOp root, const NarrowPlan &plan) {
     FlatArray built = buildFlatArray(b, loc, array, shared, fits);
     flat[array] = std::move(built);
   }
+  if (loopIndices)
+    andOutsideBounded(b, loc, fits, root);
   auto branch = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
   b.setInsertionPoint(branch.thenBlock()->getTerminator());
-  Operation *narrowed = b.clone(*root);
+  auto narrowed = cast<scf::ParallelOp>(b.clone(*root));
   root->moveBefore(branch.elseBlock()->getTerminator());
+  IndexArithmetic32 arithmetic;
+  if (loopIndices)
+    arithmetic.run(narrowed);
   SmallVector<Operation *> accesses;
   narrowed->walk([&](Operation *op) {
     if (Value array = getAccessedArray(op); array && flat.count(array))
       accesses.push_back(op);
   });
   for (Operation *access : accesses)
-    narrowAccess(access, flat[getAccessedArray(access)]);
+    narrowAccess(access, flat[getAccessedArray(access)], arithmetic);
 }
 
 namespace {
@@ -238,7 +263,7 @@ struct StencilNarrowGPUIndicesPass
         root.emitRemark() << "32-bit index plan: " << json;
       }
       if (plan.reason.empty() && !plan.arrays.empty())
-        narrowNest(root, plan);
+        narrowNest(root, plan, loopIndices);
     }
   }
 };

@@ -56,8 +56,11 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   StencilMapToGPUPassOptions map;
   map.block.assign(o.block.begin(), o.block.end());
   pm.addPass(createStencilMapToGPUPass(map));
-  if (o.index32)
-    pm.addPass(createStencilNarrowGPUIndicesPass());
+  if (o.index32) {
+    StencilNarrowGPUIndicesPassOptions narrow;
+    narrow.loopIndices = o.index32Loops;
+    pm.addPass(createStencilNarrowGPUIndicesPass(narrow));
+  }
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuKernelOutliningPass());
   if (o.noalias)

@@ -9,6 +9,7 @@
 #include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Distribution/Passes.h"
+#include "Stencil/GPU/Passes.h"
 #include "Stencil/Target/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -54,6 +55,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
+  if (options.gpuIndex32)
+    pm.addPass(createStencilNarrowGPUIndicesPass());
   pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createStencilInlineAllocaScopesPass());

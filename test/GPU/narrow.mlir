@@ -1,5 +1,7 @@
 // RUN: stencil-opt %s --stencil-narrow-gpu-indices=report 2>&1 | FileCheck %s
 // RUN: stencil-opt %s --stencil-narrow-gpu-indices --canonicalize | FileCheck %s --check-prefix=IR
+// RUN: stencil-opt %s --stencil-narrow-gpu-indices=loop-indices=false --canonicalize \
+// RUN:   | FileCheck %s --check-prefix=ACCESS
 
 // --stencil-narrow-gpu-indices (lib/GPU/NarrowIndices.cpp): each outermost
 // scf.parallel whose arrays are only loaded and stored gets a 32-bit clone,
@@ -31,9 +33,14 @@
 // IR-DAG: %[[S032:.+]] = arith.index_cast %[[BST]]#0 : index to i32
 // IR-DAG: %[[FB:.+]] = memref.reinterpret_cast %[[B]] to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<?xf32>
 // IR-DAG: %[[FA:.+]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<?xf32>
+// The loop bound n from outside the nest is checked to lie in
+// (-2^28, 2^28); the clone's index arithmetic (i - 1) is an i32 copy.
+// IR-DAG: %[[NS:.+]] = arith.addi %[[N]], %c268435456 : index
+// IR-DAG: %{{.+}} = arith.cmpi ult, %[[NS]], %c536870912 : index
 // IR: scf.if %[[FITS:.+]] {
 // IR:   scf.parallel (%[[I:.+]], %[[J:.+]]) =
-// IR:     %[[IM:.+]] = arith.index_cast %{{.+}} : index to i32
+// IR:     %[[I32:.+]] = arith.index_cast %[[I]] : index to i32
+// IR:     %[[IM:.+]] = arith.subi %[[I32]], %c1_i32 : i32
 // IR:     %[[T0:.+]] = arith.muli %[[IM]], %[[S032]] overflow<nsw> : i32
 // IR:     %[[T1:.+]] = arith.addi %[[OFF32]], %[[T0]] overflow<nsw> : i32
 // IR:     %[[JJ:.+]] = arith.index_cast %[[J]] : index to i32
@@ -87,6 +94,16 @@ func.func @other_use(%a: memref<?xf32>, %n: index) {
 // IR:     memref.load %{{.+}}[%{{.+}}] : memref<?xf64>
 // IR:     memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<?xf32>
 // IR: } else {
+
+// With loop-indices=false only the accesses are 32-bit: i - 1 stays an
+// index op, truncated where the linear index is formed, and n is not
+// checked.
+// ACCESS-LABEL: func.func @shift(
+// ACCESS-NOT: %c268435456
+// ACCESS: scf.if
+// ACCESS:   scf.parallel (%[[I:.+]], %[[J:.+]]) =
+// ACCESS:     %[[IM:.+]] = arith.subi %[[I]], %c1 : index
+// ACCESS:     %{{.+}} = arith.index_cast %[[IM]] : index to i32
 
 // An array handed to another op (memref.dim) leaves the nest alone.
 // IR-LABEL: func.func @other_use(

@@ -97,6 +97,14 @@ def StencilNarrowGPUIndicesPass
       (they then share one linear index) and their innermost stride is 1
       (a constant in the kernel); the original nest otherwise.
 
+    With `loop-indices` (the default), the clone's index arithmetic
+    (loop indices, the tiling's bounds checks, the gather form's guards)
+    is copied into `i32` too: each copy carries a bound on its magnitude
+    from its operands' (constants, loop bounds, and index values from
+    outside the nest, which the host condition then also requires in
+    (-2^28, 2^28)), and an op is copied only while that bound stays below
+    2^31; compares use the copies.
+
     A nest that hands an array to any other op is left alone. `report`
     prints each nest's plan as a remark (JSON).
   }];
@@ -106,6 +114,8 @@ def StencilNarrowGPUIndicesPass
     "::mlir::scf::SCFDialect",
   ];
   let options = [
+    Option<"loopIndices", "loop-indices", "bool", "true",
+           "Also compute loop indices, bounds checks and guards in 32 bits">,
     Option<"report", "report", "bool", "false",
            "Print each nest's plan as a remark (JSON)">,
   ];

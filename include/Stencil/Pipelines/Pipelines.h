@@ -80,6 +80,12 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("In 2-D and up, reset each row of the output adjoint "
                      "right after its last reader, not whole planes"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gpuIndex32{
+      *this, "gpu-index32",
+      llvm::cl::desc("Run the GPU route's 32-bit index narrowing "
+                     "(--stencil-narrow-gpu-indices) on these nests: tests "
+                     "it where there is no GPU; no speed-up is claimed"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Allow FMA contraction (changes results in the last "
@@ -127,6 +133,11 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       llvm::cl::desc("Address arrays with 32-bit index arithmetic in the "
                      "kernels where every array's extent fits in 31 bits "
                      "(checked at run time; 64-bit kernels otherwise)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> index32Loops{
+      *this, "index32-loops",
+      llvm::cl::desc("With index32, also compute loop indices, bounds "
+                     "checks and guards in 32 bits"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> noalias{
       *this, "noalias",
