@@ -80,8 +80,11 @@ bool openLib(Library &lib, const std::string &path, Kernel k, Counts &c) {
 }
 
 /// GPU against CPU at size n: primal output, gather adjoint, atomic adjoint.
+/// With `shadowOffset`, the shadows start that many elements into their
+/// buffers, which runs the adjoints' 64-bit kernels.
 template <typename T>
-void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c) {
+void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c,
+               int64_t shadowOffset = 0) {
   const KernelInfo &info = getInfo(k);
   Library cpu, gather, atomic;
   if (!openLib(cpu, libraryPath(dir, k, typeName<T>(), "cpu"), k, c) ||
@@ -89,8 +92,12 @@ void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c) {
       !openLib(atomic, libraryPath(dir, k, typeName<T>(), "atomic"), k, c))
     return;
   std::string what = std::string(info.name) + " " + typeName<T>() +
-                     " n=" + std::to_string(n);
-  Problem<T> p(k, n);
+                     " n=" + std::to_string(n) +
+                     (shadowOffset ? " shadows at offset " +
+                                         std::to_string(shadowOffset) +
+                                         " (64-bit kernels)"
+                                   : "");
+  Problem<T> p(k, n, shadowOffset);
   p.fill(1);
   p.call(cpu, false, false);
   p.call(gather, false, true);
@@ -159,6 +166,8 @@ void checkType(const std::string &dir, Counts &c,
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27}) {
     for (int64_t n : {1, 2, 3, 4, 5, 9, 33, 130})
       checkSize<T>(dir, k, n, c);
+    for (int64_t n : {5, 33})
+      checkSize<T>(dir, k, n, c, /*shadowOffset=*/3);
     checkDeterminism<T>(dir, k, 256, blocks, c);
   }
   checkSize<T>(dir, Kernel::Wave3d, 512, c);

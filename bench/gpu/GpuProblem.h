@@ -2,7 +2,10 @@
 //
 // The arrays of one kernel at one size, on the host and on the device, and
 // their descriptors for the C ABI (GpuKernels.h). Inputs and shadows are
-// filled from a seed, so every variant starts from the same state.
+// filled from a seed, so every variant starts from the same state. The
+// shadows can start `shadowOffset` elements into their buffers (descriptor
+// offset): arrays and shadows then have different layouts, which sends
+// convert-to-gpu's kernels to their 64-bit versions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,13 +35,15 @@ template <typename T> class Problem {
 public:
   using D3 = typename Desc<T>::type;
 
-  Problem(Kernel kernel, int64_t n)
+  Problem(Kernel kernel, int64_t n, int64_t shadowOffset = 0)
       : kernel(kernel), n(n), count(size_t(n) * n * n),
-        arrays(getInfo(kernel).arrays), shadows(getInfo(kernel).shadows) {
+        shadowOffset(shadowOffset), arrays(getInfo(kernel).arrays),
+        shadows(getInfo(kernel).shadows) {
     for (auto *set : {&arrays, &shadows})
       for (Array &a : *set) {
-        a.host.assign(count, T(0));
-        checkCuda(cudaMalloc(&a.device, bytes()), "cudaMalloc");
+        a.host.assign(count + (set == &shadows ? shadowOffset : 0), T(0));
+        checkCuda(cudaMalloc(&a.device, a.host.size() * sizeof(T)),
+                  "cudaMalloc");
       }
   }
   ~Problem() {
@@ -67,15 +72,16 @@ public:
   void upload() {
     for (auto *set : {&arrays, &shadows})
       for (Array &a : *set)
-        checkCuda(cudaMemcpy(a.device, a.host.data(), bytes(),
+        checkCuda(cudaMemcpy(a.device, a.host.data(),
+                             a.host.size() * sizeof(T),
                              cudaMemcpyHostToDevice),
                   "cudaMemcpy to the device");
   }
-  /// The device contents of array `i` (or shadow `i`).
+  /// The device contents of array `i` (or shadow `i`), its whole buffer.
   std::vector<T> download(bool shadow, unsigned i) const {
     const Array &a = (shadow ? shadows : arrays)[i];
-    std::vector<T> out(count);
-    checkCuda(cudaMemcpy(out.data(), a.device, bytes(),
+    std::vector<T> out(a.host.size());
+    checkCuda(cudaMemcpy(out.data(), a.device, out.size() * sizeof(T),
                          cudaMemcpyDeviceToHost),
               "cudaMemcpy to the host");
     return out;
@@ -93,7 +99,7 @@ public:
       T *data = onDevice ? a.device : a.host.data();
       D3 d;
       d.allocated = d.aligned = data;
-      d.offset = 0;
+      d.offset = shadow ? shadowOffset : 0;
       for (int k = 0; k < 3; ++k)
         d.sizes[k] = n;
       d.strides[0] = n * n;
@@ -112,6 +118,7 @@ public:
   Kernel kernel;
   int64_t n;
   size_t count;
+  int64_t shadowOffset;
 
 private:
   struct Array {
