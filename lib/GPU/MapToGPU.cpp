@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Nests.h"
 #include "Stencil/GPU/BlockPlan.h"
 #include "Stencil/GPU/Passes.h"
 
@@ -120,12 +121,7 @@ struct StencilMapToGPUPass
       module.emitError() << "stencil-map-to-gpu: block=: " << error;
       return signalPassFailure();
     }
-    SmallVector<scf::ParallelOp> roots;
-    module.walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>())
-        roots.push_back(loop);
-    });
-    for (scf::ParallelOp loop : roots)
+    for (scf::ParallelOp loop : getOutermostParallelNests(module))
       if (failed(mapNest(loop)))
         return signalPassFailure();
     allocateOnDevice(module);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NarrowArithmetic.h"
+#include "Nests.h"
 #include "Stencil/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -93,11 +94,10 @@ static void printPlan(raw_ostream &os, const NarrowPlan &plan) {
   os << llvm::json::Value(std::move(object));
 }
 
-/// Ands `lhs < 2^31` (with `pred`) into `fits`.
-static void andBelowLimit(OpBuilder &b, Location loc, Value &fits, Value v,
-                          arith::CmpIPredicate pred) {
-  Value limit = arith::ConstantIndexOp::create(b, loc, int64_t(1) << 31);
-  Value c = arith::CmpIOp::create(b, loc, pred, v, limit);
+/// Ands `lhs pred rhs` into the host condition `fits`.
+static void andCompare(OpBuilder &b, Location loc, Value &fits,
+                       arith::CmpIPredicate pred, Value lhs, Value rhs) {
+  Value c = arith::CmpIOp::create(b, loc, pred, lhs, rhs);
   fits = arith::AndIOp::create(b, loc, fits, c);
 }
 
@@ -116,34 +116,31 @@ static FlatArray buildFlatArray(OpBuilder &b, Location loc, Value array,
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, array);
   Type i32 = b.getI32Type();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value limit = arith::ConstantIndexOp::create(b, loc, int64_t(1) << 31);
+  using Pred = arith::CmpIPredicate;
   FlatArray flat;
   SmallVector<Value> layout = {meta.getOffset()};
   llvm::append_range(layout, meta.getStrides());
   Value extent = meta.getOffset();
-  andBelowLimit(b, loc, fits, extent, arith::CmpIPredicate::ult);
+  andCompare(b, loc, fits, Pred::ult, extent, limit);
   for (auto [size, stride] : llvm::zip(meta.getSizes(), meta.getStrides())) {
-    andBelowLimit(b, loc, fits, size, arith::CmpIPredicate::ult);
-    andBelowLimit(b, loc, fits, stride, arith::CmpIPredicate::ult);
+    andCompare(b, loc, fits, Pred::ult, size, limit);
+    andCompare(b, loc, fits, Pred::ult, stride, limit);
     Value last = arith::SubIOp::create(b, loc, size, one);
     Value span = arith::MulIOp::create(b, loc, last, stride);
     extent = arith::AddIOp::create(b, loc, extent, span);
   }
-  andBelowLimit(b, loc, fits, extent, arith::CmpIPredicate::slt);
+  andCompare(b, loc, fits, Pred::slt, extent, limit);
   if (shared) {
     flat.offset = shared->offset;
     flat.strides = shared->strides;
     flat.layout = shared->layout;
-    for (auto [mine, theirs] : llvm::zip(layout, shared->layout)) {
-      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         mine, theirs);
-      fits = arith::AndIOp::create(b, loc, fits, same);
-    }
+    for (auto [mine, theirs] : llvm::zip(layout, shared->layout))
+      andCompare(b, loc, fits, Pred::eq, mine, theirs);
   } else {
     // The innermost dimension is required contiguous (a stride of 1), so
     // that the kernel's neighbours along it are constant address offsets.
-    Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       layout.back(), one);
-    fits = arith::AndIOp::create(b, loc, fits, unit);
+    andCompare(b, loc, fits, Pred::eq, layout.back(), one);
     layout.back() = one;
     flat.layout = layout;
     flat.offset = arith::IndexCastOp::create(b, loc, i32, layout.front());
@@ -203,9 +200,7 @@ static void andOutsideBounded(OpBuilder &b, Location loc, Value &fits,
   Value width = arith::ConstantIndexOp::create(b, loc, 2 * bound);
   for (Value v : IndexArithmetic32::getOutsideValues(root)) {
     Value shifted = arith::AddIOp::create(b, loc, v, shift);
-    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                     shifted, width);
-    fits = arith::AndIOp::create(b, loc, fits, in);
+    andCompare(b, loc, fits, arith::CmpIPredicate::ult, shifted, width);
   }
 }
 
@@ -249,12 +244,7 @@ struct StencilNarrowGPUIndicesPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<scf::ParallelOp> roots;
-    getOperation()->walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>())
-        roots.push_back(loop);
-    });
-    for (scf::ParallelOp root : roots) {
+    for (scf::ParallelOp root : getOutermostParallelNests(getOperation())) {
       NarrowPlan plan = planNest(root);
       if (report) {
         std::string json;
