@@ -219,3 +219,28 @@ func.func @distribution_on_op(%a: f64) -> f64 {
   %z = arith.negf %a {stencil.distribution = {grid = array<i64: 1>, halo = 0 : i64}} : f64
   return %z : f64
 }
+
+// -----
+
+// `stencil.distinct_arrays` marks a GPU kernel whose launches pass distinct
+// arrays (set by --stencil-mark-gpu-kernel-args); only on a function.
+// CHECK-LABEL: func.func @distinct_arrays
+// CHECK-SAME: attributes {stencil.distinct_arrays}
+func.func @distinct_arrays() attributes {stencil.distinct_arrays} {
+  return
+}
+
+// -----
+
+func.func @distinct_arrays_on_op(%n: index) {
+  // expected-error@+1 {{'arith.addi' op 'stencil.distinct_arrays' must be a unit attribute on a function}}
+  %m = arith.addi %n, %n {stencil.distinct_arrays} : index
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op 'stencil.distinct_arrays' must be a unit attribute on a function}}
+func.func @distinct_arrays_not_unit() attributes {stencil.distinct_arrays = 1 : i64} {
+  return
+}
