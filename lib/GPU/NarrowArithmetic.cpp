@@ -68,13 +68,19 @@ FailureOr<IndexArithmetic32::Narrow> IndexArithmetic32::get(Value v,
     bound = kOutsideBound;
   } else if (auto arg = dyn_cast<BlockArgument>(v)) {
     // A loop index: |i| <= max(|lower|, |upper|) + |step|.
-    auto loop = dyn_cast<scf::ParallelOp>(arg.getOwner()->getParentOp());
-    if (!loop)
-      return failure();
+    Operation *owner = arg.getOwner()->getParentOp();
     unsigned d = arg.getArgNumber();
-    FailureOr<int64_t> lower = getBound(loop.getLowerBound()[d]);
-    FailureOr<int64_t> upper = getBound(loop.getUpperBound()[d]);
-    FailureOr<int64_t> step = getBound(loop.getStep()[d]);
+    FailureOr<int64_t> lower = failure(), upper = failure(), step = failure();
+    if (auto loop = dyn_cast<scf::ParallelOp>(owner)) {
+      lower = getBound(loop.getLowerBound()[d]);
+      upper = getBound(loop.getUpperBound()[d]);
+      step = getBound(loop.getStep()[d]);
+    } else if (auto loop = dyn_cast<scf::ForOp>(owner);
+               loop && d == 0 && v.getType().isIndex()) {
+      lower = getBound(loop.getLowerBound());
+      upper = getBound(loop.getUpperBound());
+      step = getBound(loop.getStep());
+    }
     if (failed(lower) || failed(upper) || failed(step))
       return failure();
     bound = std::max(*lower, *upper) + *step;
@@ -106,11 +112,11 @@ static FailureOr<int64_t> getResultBound(Operation *op,
       .Case<arith::AddIOp, arith::SubIOp>(
           [&](auto) { return bounds[0] + bounds[1]; })
       .Case<arith::MulIOp>([&](arith::MulIOp mul) -> FailureOr<int64_t> {
-        // Only by -1, 0 or 1 (lower-affine's negation): no growth.
-        for (unsigned i = 0; i < 2; ++i)
-          if (std::optional<int64_t> c = getConstantIntValue(mul->getOperand(i)))
-            if (*c >= -1 && *c <= 1)
-              return bounds[1 - i];
+        // Only by a constant (lower-affine's negation, a coarsening
+        // factor), whose bound is below 2^24: the product fits in int64.
+        for (Value operand : mul->getOperands())
+          if (getConstantIntValue(operand))
+            return bounds[0] * bounds[1];
         return failure();
       })
       .Case<arith::MaxSIOp, arith::MinSIOp>(

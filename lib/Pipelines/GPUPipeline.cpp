@@ -53,6 +53,13 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
+  if (o.coarsen != 1) {
+    StencilCoarsenGPUNestsPassOptions coarsen;
+    coarsen.factor = o.coarsen;
+    pm.addPass(createStencilCoarsenGPUNestsPass(coarsen));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   StencilMapToGPUPassOptions map;
   map.block.assign(o.block.begin(), o.block.end());
   pm.addPass(createStencilMapToGPUPass(map));

@@ -55,6 +55,13 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
+  if (options.gpuCoarsen != 1) {
+    StencilCoarsenGPUNestsPassOptions coarsen;
+    coarsen.factor = options.gpuCoarsen;
+    pm.addPass(createStencilCoarsenGPUNestsPass(coarsen));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   if (options.gpuIndex32)
     pm.addPass(createStencilNarrowGPUIndicesPass());
   pm.addPass(createConvertSCFToOpenMPPass());

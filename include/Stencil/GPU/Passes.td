@@ -74,6 +74,48 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def StencilCoarsenGPUNestsPass
+    : Pass<"stencil-coarsen-gpu-nests", "::mlir::ModuleOp"> {
+  let summary = "Several points of the outermost dimension per GPU thread";
+  let description = [{
+    Runs before `stencil-map-to-gpu`, on each outermost `scf.parallel` of
+    two or three dimensions (step 1 on the outermost, no reductions). The
+    nest then runs over blocks of `factor` consecutive outermost indices:
+    a full block runs `factor` copies of the body in straight-line code, a
+    partial block at the upper end runs the body in an `scf.for`. A body
+    that ends in a branch without results after pure ops (the gather
+    form's test for interior points) is unswitched in full blocks: one
+    test of all the copies' conditions, then the copies' then-regions one
+    after the other, or every copy's own branch. Each point runs the same
+    statements in the same order as before.
+
+    Neighbouring points along the outermost dimension read the same taps:
+    with `noalias` kernel pointers the NVPTX back end loads each of them
+    once per thread (GVN across the copies), so a 3x3x3 stencil issues
+    27 (F + 2) / (3 F) loads per point instead of 27. The values live
+    across the copies cost registers, so `factor=0` (the default) chooses
+    per nest: 16 bytes over the widest element the body loads (2 points
+    for f64, 4 for f32) for a body without branches or atomic updates,
+    none otherwise (the gather form ran slower coarsened on an H100,
+    docs/GPU.md; an atomic update has nothing to share). A nest whose copies would exceed `max-ops` ops stays as
+    it is. `report` prints each nest's
+    plan as a remark (JSON).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+  let options = [
+    Option<"factor", "factor", "int64_t", "0",
+           "Consecutive outermost points per thread (1: none; 0: chosen "
+           "per nest)">,
+    Option<"maxOps", "max-ops", "int64_t", "20000",
+           "Leave a nest alone if its copies would have more ops">,
+    Option<"report", "report", "bool", "false",
+           "Print each nest's plan as a remark (JSON)">,
+  ];
+}
+
 def StencilNarrowGPUIndicesPass
     : Pass<"stencil-narrow-gpu-indices", "::mlir::ModuleOp"> {
   let summary = "32-bit index arithmetic in GPU nests, chosen at run time";

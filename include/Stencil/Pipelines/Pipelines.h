@@ -86,6 +86,14 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "(--stencil-narrow-gpu-indices) on these nests: tests "
                      "it where there is no GPU; no speed-up is claimed"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> gpuCoarsen{
+      *this, "gpu-coarsen",
+      llvm::cl::desc("Run the GPU route's coarsening "
+                     "(--stencil-coarsen-gpu-nests) with this factor on "
+                     "these nests (1: not at all; 0: chosen per nest): "
+                     "tests it where there is "
+                     "no GPU; no speed-up is claimed"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Allow FMA contraction (changes results in the last "
@@ -128,6 +136,13 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       llvm::cl::desc("Fail on a domain whose gather form would clone more "
                      "body ops than this"),
       llvm::cl::init(kDefaultMaxGatherOps)};
+  PassOptions::Option<int64_t> coarsen{
+      *this, "coarsen",
+      llvm::cl::desc("Consecutive points of the outermost dimension each "
+                     "thread computes in 2-D and 3-D nests, so that taps "
+                     "they share are loaded once (1: one point per thread; "
+                     "0: chosen per nest, --stencil-coarsen-gpu-nests)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> index32{
       *this, "index32",
       llvm::cl::desc("Address arrays with 32-bit index arithmetic in the "
