@@ -84,8 +84,8 @@ static scf::IfOp getTrailingBranch(scf::ParallelOp loop) {
 /// (2 for f64, 4 for f32) for a body without branches, 1 (none) for one
 /// with branches, such as the gather form's, or atomic updates (nothing
 /// to share: the scatter baseline stays as it is). Measured on an H100
-/// (docs/GPU.md): the primal of a 27-point stencil ran 1.22x (f64, 2
-/// points) and 1.48x (f32, 4 points) faster than with one point per
+/// (docs/GPU.md, run 5): the primal of a 27-point stencil ran 1.23x (f64, 2
+/// points) and 1.49x (f32, 4 points) faster than with one point per
 /// thread; the branching gather adjoints ran slower coarsened.
 static int64_t getAutoFactor(scf::ParallelOp loop, std::string &reason) {
   int64_t bytes = 0;
