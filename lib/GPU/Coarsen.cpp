@@ -146,23 +146,18 @@ static void printPlan(raw_ostream &os, const CoarsenPlan &plan) {
   os << llvm::json::Value(std::move(object));
 }
 
-/// Maps `body`'s outermost index to `index` and the others to `indices`.
-static void mapIndices(IRMapping &map, Block *body, Value index,
-                       ValueRange indices) {
+/// Clones the ops of `body` but its terminator and `skip` at `b`, mapping
+/// in `map` its outermost index to `index` and the others to `indices`.
+static void cloneBody(OpBuilder &b, Block *body, Value index,
+                      ValueRange indices, IRMapping &map,
+                      Operation *skip = nullptr) {
   map.map(body->getArgument(0), index);
   for (auto [from, to] : llvm::zip(body->getArguments().drop_front(),
                                    indices.drop_front()))
     map.map(from, to);
-}
-
-/// Clones the ops of `body` but its terminator at `b`, the outermost index
-/// mapped to `index`.
-static void cloneBody(OpBuilder &b, Block *body, Value index,
-                      ValueRange indices) {
-  IRMapping map;
-  mapIndices(map, body, index, indices);
   for (Operation &op : body->without_terminator())
-    b.clone(op, map);
+    if (&op != skip)
+      b.clone(op, map);
 }
 
 /// The full block's straight-line copies at `b`, for outer indices
@@ -179,8 +174,10 @@ static void buildFullBlock(OpBuilder &b, scf::ParallelOp loop,
                                   b, loc, first,
                                   arith::ConstantIndexOp::create(b, loc, u)));
   if (!plan.unswitch) {
-    for (Value point : points)
-      cloneBody(b, body, point, indices);
+    for (Value point : points) {
+      IRMapping map;
+      cloneBody(b, body, point, indices, map);
+    }
     return;
   }
   // The pure ops of every copy first (they compute the conditions), then
@@ -189,10 +186,7 @@ static void buildFullBlock(OpBuilder &b, scf::ParallelOp loop,
   SmallVector<IRMapping> maps(points.size());
   Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (auto [point, map] : llvm::zip(points, maps)) {
-    mapIndices(map, body, point, indices);
-    for (Operation &op : body->without_terminator())
-      if (&op != branch.getOperation())
-        b.clone(op, map);
+    cloneBody(b, body, point, indices, map, branch);
     all = arith::AndIOp::create(b, loc, all,
                                 map.lookupOrDefault(branch.getCondition()));
   }
@@ -238,7 +232,8 @@ static void coarsenNest(scf::ParallelOp loop, const CoarsenPlan &plan) {
   Value one = arith::ConstantIndexOp::create(inner, loc, 1);
   auto rest = scf::ForOp::create(inner, loc, first, upper, one);
   inner.setInsertionPoint(rest.getBody()->getTerminator());
-  cloneBody(inner, loop.getBody(), rest.getInductionVar(), indices);
+  IRMapping map;
+  cloneBody(inner, loop.getBody(), rest.getInductionVar(), indices, map);
   loop->erase();
 }
 

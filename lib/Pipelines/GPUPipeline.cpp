@@ -27,6 +27,17 @@ const char *mlir::stencil::getBuildCUDAToolkit() {
   return STENCIL_CUDA_TOOLKIT_DIR;
 }
 
+void mlir::stencil::addGPUCoarsening(OpPassManager &pm, int64_t factor) {
+  if (factor == 1)
+    return;
+  StencilCoarsenGPUNestsPassOptions coarsen;
+  coarsen.factor = factor;
+  pm.addPass(createStencilCoarsenGPUNestsPass(coarsen));
+  // Folds the copies' index sums, so that taps they share become one value.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 /// Stencil IR to host functions launching kernels over scf.parallel nests.
 static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   StencilCheckGPUPassOptions check;
@@ -53,13 +64,7 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
-  if (o.coarsen != 1) {
-    StencilCoarsenGPUNestsPassOptions coarsen;
-    coarsen.factor = o.coarsen;
-    pm.addPass(createStencilCoarsenGPUNestsPass(coarsen));
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-  }
+  addGPUCoarsening(pm, o.coarsen);
   StencilMapToGPUPassOptions map;
   map.block.assign(o.block.begin(), o.block.end());
   pm.addPass(createStencilMapToGPUPass(map));

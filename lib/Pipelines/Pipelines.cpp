@@ -55,13 +55,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
-  if (options.gpuCoarsen != 1) {
-    StencilCoarsenGPUNestsPassOptions coarsen;
-    coarsen.factor = options.gpuCoarsen;
-    pm.addPass(createStencilCoarsenGPUNestsPass(coarsen));
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-  }
+  addGPUCoarsening(pm, options.gpuCoarsen);
   if (options.gpuIndex32)
     pm.addPass(createStencilNarrowGPUIndicesPass());
   pm.addPass(createConvertSCFToOpenMPPass());

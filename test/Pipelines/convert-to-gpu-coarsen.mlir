@@ -1,7 +1,7 @@
 // RUN: stencil-opt %s "--convert-to-gpu=format=isa coarsen=1" \
 // RUN:   | FileCheck %s --check-prefix=ONE
 // RUN: stencil-opt %s "--convert-to-gpu=format=isa coarsen=2" \
-// RUN:   | FileCheck %s --check-prefix=TWO
+// RUN:   | FileCheck %s
 // RUN: stencil-opt %s "--convert-to-gpu=format=isa coarsen=2 noalias=false" \
 // RUN:   | FileCheck %s --check-prefix=ALIAS
 
@@ -17,10 +17,10 @@
 // ONE-COUNT-3: ld.global.nc.b64
 // ONE-NOT: ld.global
 // ONE: gpu.binary @column_kernel_0
-// TWO: gpu.binary @column_kernel  [{{.*}}.entry column_kernel(
-// TWO-COUNT-7: ld.global.nc.b64
-// TWO-NOT: ld.global
-// TWO: gpu.binary @column_kernel_0
+// CHECK: gpu.binary @column_kernel  [{{.*}}.entry column_kernel(
+// CHECK-COUNT-7: ld.global.nc.b64
+// CHECK-NOT: ld.global
+// CHECK: gpu.binary @column_kernel_0
 // ALIAS: gpu.binary @column_kernel  [{{.*}}.entry column_kernel(
 // ALIAS-COUNT-9: ld.global.b64
 // ALIAS-NOT: ld.global

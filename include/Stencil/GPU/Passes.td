@@ -97,9 +97,9 @@ def StencilCoarsenGPUNestsPass
     per nest: 16 bytes over the widest element the body loads (2 points
     for f64, 4 for f32) for a body without branches or atomic updates,
     none otherwise (the gather form ran slower coarsened on an H100,
-    docs/GPU.md; an atomic update has nothing to share). A nest whose copies would exceed `max-ops` ops stays as
-    it is. `report` prints each nest's
-    plan as a remark (JSON).
+    docs/GPU.md; an atomic update has nothing to share). A nest whose
+    copies would exceed `max-ops` ops stays as it is. `report` prints each
+    nest's plan as a remark (JSON).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -91,8 +91,8 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Run the GPU route's coarsening "
                      "(--stencil-coarsen-gpu-nests) with this factor on "
                      "these nests (1: not at all; 0: chosen per nest): "
-                     "tests it where there is "
-                     "no GPU; no speed-up is claimed"),
+                     "tests it where there is no GPU; no speed-up is "
+                     "claimed"),
       llvm::cl::init(1)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
@@ -186,6 +186,12 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions"),
       llvm::cl::init(true)};
 };
+
+/// Adds --stencil-coarsen-gpu-nests with `factor` (0: chosen per nest) and
+/// the canonicalization and CSE that fold its copies' index sums; nothing
+/// for factor 1. The GPU pipeline's `coarsen` and convert-to-omp's
+/// `gpu-coarsen` both run it right after lower-affine.
+void addGPUCoarsening(OpPassManager &pm, int64_t factor);
 
 /// The CUDA toolkit directory CMake found when the project was configured
 /// ("" if none).
