@@ -79,6 +79,19 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if getattr(config, "stencil_sanitize", ""):
     config.available_features.add("sanitizers")
 
+# The numerical checker of the adjoints (test/Integration/gen). A sanitizer
+# build checks the compiler's own code: the libraries it builds from the
+# same IR as the main build are compiled at -O0 there, since LLVM's
+# optimiser takes nearly all of their build time and the main build
+# already runs them optimised.
+import sys
+check_adjoint = '"%s" %s --stencil-compile stencil-compile' % (
+    sys.executable,
+    os.path.join(config.test_source_root, "Integration", "gen", "check_adjoint.py"))
+if getattr(config, "stencil_sanitize", ""):
+    check_adjoint += " --max-opt-level 0"
+config.substitutions.append(("%check_adjoint", check_adjoint))
+
 # MPI (issue 14): the distributed run-time library is built when CMake finds
 # MPI, and the mpirun tests need mpicc and mpirun. scripts/install-deps.sh
 # installs MPICH, so a missing one shows as UNSUPPORTED tests, never as a

@@ -12,7 +12,16 @@
 #include "Stencil/GPU/Passes.h"
 #include "Stencil/Target/Passes.h"
 
-#include "mlir/Conversion/Passes.h"
+// The conversions this pipeline uses, not mlir/Conversion/Passes.h: that
+// umbrella header declares every upstream conversion and took most of this
+// file's compile time.
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"

@@ -31,8 +31,11 @@
 # exit status is 1 if a check failed (2 if the module does not compile).
 #
 # Usage:
-#   check_adjoint.py cases.mlir cases.json [--mode serial|atomic|gather]
-#                    [--compare serial] [--stencil-compile PATH] [--workdir DIR]
+#   check_adjoint.py cases.mlir cases.json [--mode serial|atomic|gather]...
+#                    [--compare serial] [-O N] [--stencil-compile PATH]
+#                    [--workdir DIR]
+# Each --mode is built at -O N (default 2) and checked in turn; the
+# --compare library is built once, at --compare-opt-level (default 0).
 #
 # Description format (JSON): {"cases": [{"name", "args", "sizes", "results",
 # "linear"}, ...]} where each arg is {"name", "kind": "array", "shape":
@@ -112,9 +115,10 @@ def run(cmd, log, **kwargs):
     return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
 
 
-def compile_module(mlir, mode, workdir, args, log):
+def compile_module(mlir, mode, opt, workdir, args, log):
     """Builds `<workdir>/<mode>.so` from `mlir` with stencil-compile, the
-    project's one compile chain; returns its path or None."""
+    project's one compile chain, at clang's -O`opt` (at most
+    --max-opt-level); returns its path or None."""
     passes = []
     if not args.no_adjoint_pass:
         opts = args.adjoint_options
@@ -124,9 +128,10 @@ def compile_module(mlir, mode, workdir, args, log):
     # ("scatter=gather boundary=exact") as stencil-opt does.
     passes.append("--convert-to-omp=scatter=%s" % mode)
     out = os.path.join(workdir, "%s.so" % mode)
-    # -O2: these libraries run once, and are many. The ABI description
-    # (entry points and descriptor layout) comes from the compiler.
-    cmd = [args.stencil_compile, mlir, "-o", out, "--shared", "-O2",
+    # The ABI description (entry points and descriptor layout) comes from
+    # the compiler.
+    opt = min(opt, args.max_opt_level)
+    cmd = [args.stencil_compile, mlir, "-o", out, "--shared", "-O%d" % opt,
            "--abi-json", out + ".abi.json"] + passes
     r = run(cmd, log)
     if r.returncode != 0 or not os.path.exists(out):
@@ -391,6 +396,10 @@ class Checker:
         self.omp = omp
         self.passed = 0
         self.failed = 0
+        # The mode under test, and how a failure names it when there are
+        # several.
+        self.mode = args.mode[0]
+        self.label = ""
 
     def report(self, ok, case, sizes, check, detail=""):
         if ok:
@@ -399,7 +408,8 @@ class Checker:
                 print("ok   %s %s %s %s" % (case.name, fmt_sizes(sizes), check, detail))
             return
         self.failed += 1
-        print("FAIL %s %s %s %s" % (case.name, fmt_sizes(sizes), check, detail))
+        print("FAIL %s%s %s %s %s" % (self.label, case.name, fmt_sizes(sizes),
+                                    check, detail))
         sys.stdout.flush()
 
     def random_state(self, case, sizes, rng):
@@ -540,7 +550,7 @@ class Checker:
         self.omp.omp_set_num_threads(2)
         two = self.outputs(case, state, sizes, shadows, seeds)
         self.omp.omp_set_num_threads(self.default_threads)
-        exact = self.args.mode != "atomic"
+        exact = self.mode != "atomic"
         self.compare_outputs(case, sizes, "threads", one, two, exact)
 
     def check_compare(self, case, ref_case, sizes, state, shadows, seeds):
@@ -599,17 +609,51 @@ def fmt_sizes(sizes):
 # ===----------------------------------------------------------------------=== #
 
 
+def check_mode(checker, cases, loaded, abis, mode):
+    """Checks every case of the library of `mode` (and against the
+    --compare library)."""
+    args = checker.args
+    for c in cases:
+        try:
+            case = Case(c, loaded[mode], abis[mode], args.suffix)
+            ref = None
+            if args.compare:
+                ref = Case(c, loaded[args.compare], abis[args.compare],
+                           args.suffix)
+        except CaseError as e:
+            print("FAIL %s%s %s" % (checker.label, c["name"], e))
+            checker.failed += 1
+            continue
+        sizes_list = c["sizes"]
+        if args.max_sizes:
+            sizes_list = sizes_list[:args.max_sizes]
+        for k, sizes in enumerate(sizes_list):
+            rng = random.Random("%d/%s/%d" % (args.seed, c["name"], k))
+            checker.check_case(case, sizes, rng, ref)
+
+
 def main():
     p = argparse.ArgumentParser(
         description="Check --stencil-adjoint numerically: finite differences, "
                     "dot-product test, thread-count and mode comparisons.")
     p.add_argument("module", help="module of primal functions (.mlir)")
     p.add_argument("description", help="JSON description of the cases")
-    p.add_argument("--mode", default="serial",
+    p.add_argument("--mode", action="append",
                    help="scatter=<mode> of --convert-to-omp: serial, atomic, "
-                        "gather, ... (passed through; default: %(default)s)")
+                        "gather, ... (passed through; default: serial). "
+                        "Repeat it to check several modes against one "
+                        "--compare library")
     p.add_argument("--compare", metavar="MODE",
                    help="also build scatter=MODE and compare against it")
+    p.add_argument("-O", "--opt-level", type=int, default=2,
+                   help="clang -O level of the modes under test "
+                        "(default: %(default)s)")
+    p.add_argument("--compare-opt-level", type=int, default=0,
+                   help="clang -O level of the --compare library (default: "
+                        "%(default)s: a reference LLVM does not optimise)")
+    p.add_argument("--max-opt-level", type=int, default=3,
+                   help="caps both levels; the sanitizer builds' lit "
+                        "configuration sets 0 (test/lit.cfg.py)")
     p.add_argument("--stencil-compile", dest="stencil_compile",
                    help="stencil-compile binary (default: on PATH, then build/bin)")
     p.add_argument("--adjoint-options", default="",
@@ -642,15 +686,17 @@ def main():
         wanted = set(args.cases.split(","))
         cases = [c for c in cases if c["name"] in wanted]
 
+    args.mode = args.mode or ["serial"]
     workdir = args.workdir or tempfile.mkdtemp(prefix="check_adjoint.")
     os.makedirs(workdir, exist_ok=True)
     log = []
-    modes = [args.mode]
-    if args.compare and args.compare != args.mode:
-        modes.append(args.compare)
+    builds = [(m, args.opt_level) for m in args.mode]
+    if args.compare and args.compare not in args.mode:
+        builds.append((args.compare, args.compare_opt_level))
     libs = {}
-    for mode in modes:
-        path = compile_module(os.path.abspath(args.module), mode, workdir, args, log)
+    for mode, opt in builds:
+        path = compile_module(os.path.abspath(args.module), mode, opt, workdir,
+                              args, log)
         if not path:
             print("\n".join(log), file=sys.stderr)
             print("check_adjoint: building scatter=%s failed" % mode)
@@ -676,23 +722,11 @@ def main():
     checker = Checker(args, omp)
     if omp:
         checker.default_threads = omp.omp_get_max_threads()
-    for index, c in enumerate(cases):
-        try:
-            case = Case(c, loaded[args.mode], abis[args.mode], args.suffix)
-            ref = None
-            if args.compare:
-                ref = Case(c, loaded[args.compare], abis[args.compare],
-                           args.suffix)
-        except CaseError as e:
-            print("FAIL %s %s" % (c["name"], e))
-            checker.failed += 1
-            continue
-        sizes_list = c["sizes"]
-        if args.max_sizes:
-            sizes_list = sizes_list[:args.max_sizes]
-        for k, sizes in enumerate(sizes_list):
-            rng = random.Random("%d/%s/%d" % (args.seed, c["name"], k))
-            checker.check_case(case, sizes, rng, ref)
+    for mode in args.mode:
+        checker.mode = mode
+        if len(args.mode) > 1:
+            checker.label = "[%s] " % mode
+        check_mode(checker, cases, loaded, abis, mode)
     if not args.workdir:
         shutil.rmtree(workdir, ignore_errors=True)
     print("%d passed, %d failed" % (checker.passed, checker.failed))
