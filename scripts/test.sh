@@ -40,6 +40,7 @@ if ! "$ROOT/scripts/install-deps.sh" || ! "$ROOT/scripts/install-deps.sh" --chec
   echo "0 passed, 1 failed"
   exit 1
 fi
+echo "== install-deps.sh and --check: $SECONDS s"
 
 # count <log> <label...>: sums lit's summary lines such as "  Passed: 12 (80.00%)".
 count() {
@@ -57,16 +58,23 @@ count() {
 build() {
   local dir="$1"
   shift
+  local start=$SECONDS
   echo "== build $dir"
   if ! BUILD_DIR="$dir" "$ROOT/scripts/build.sh" "$@"; then
     echo "test.sh: the build of $dir failed; running its suites anyway" >&2
     failed=$((failed + 1))
   fi
+  took "build $dir" "$start"
+}
+
+# took <what> <start>: the time a step took (CI's budget is 30 minutes).
+took() {
+  echo "== $1: $(($SECONDS - $2)) s (total $SECONDS s)"
 }
 
 # suite <dir> <target>: runs a lit suite and adds its counts.
 suite() {
-  local dir="$1" target="$2" log rc=0 p f
+  local dir="$1" target="$2" log rc=0 p f start=$SECONDS
   log="$dir/test-logs/$target.log"
   mkdir -p "$dir/test-logs"
   echo "== ninja -C $dir $target"
@@ -82,6 +90,7 @@ suite() {
   fi
   passed=$((passed + p))
   failed=$((failed + f))
+  took "$target in $dir" "$start"
 }
 
 build "$BUILD_DIR"
@@ -100,12 +109,14 @@ if [ "${STENCIL_TEST_QUICK:-0}" != 1 ]; then
   suite "$SAN_BUILD_DIR" check-stencil
   suite "$SAN_BUILD_DIR" check-stencil-integration
   echo "== scripts/fuzz.sh ${FUZZ_SECONDS:-60}"
+  start=$SECONDS
   if SAN_BUILD_DIR="$SAN_BUILD_DIR" "$ROOT/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"; then
     passed=$((passed + 1))
   else
     echo "test.sh: the fuzzer found a failure (see $SAN_BUILD_DIR/fuzz/artifacts)" >&2
     failed=$((failed + 1))
   fi
+  took "scripts/fuzz.sh" "$start"
 fi
 
 echo "$passed passed, $failed failed"
