@@ -13,6 +13,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILCHECKGPUPASS
@@ -21,6 +24,59 @@ namespace mlir::stencil {
 
 using namespace mlir;
 using namespace mlir::stencil;
+
+/// Reports why `callee` cannot run on the device (emitted at `call`):
+/// it has no body in this module, or its body, or a function it calls,
+/// accesses memory, calls indirectly or recurses. `onPath` holds the
+/// functions of the current chain of calls, `proven` those already found
+/// callable. Kernel outlining copies the callees into the kernels' module.
+static LogicalResult checkCallee(Operation *call, func::FuncOp callee,
+                                 SymbolTableCollection &symbols,
+                                 DenseSet<Operation *> &onPath,
+                                 DenseSet<Operation *> &proven) {
+  if (proven.contains(callee))
+    return success();
+  auto fail = [&](Operation *at, const Twine &why) {
+    InFlightDiagnostic diag =
+        call->emitOpError()
+        << "calls @" << callee.getSymName() << ", which " << why
+        << "; the GPU pipeline runs calls only to functions defined in the "
+           "module whose bodies are free of memory effects";
+    diag.attachNote(at->getLoc()) << "see here";
+    return diag;
+  };
+  if (callee.isExternal())
+    return fail(callee, "has no body in this module");
+  if (!onPath.insert(callee).second)
+    return fail(callee, "is recursive");
+  WalkResult walk = callee.getBody().walk([&](Operation *op) {
+    if (auto inner = dyn_cast<func::CallOp>(op)) {
+      auto next = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          inner, inner.getCalleeAttr());
+      if (!next) {
+        (void)fail(op, "calls a symbol that is not a func.func");
+        return WalkResult::interrupt();
+      }
+      if (failed(checkCallee(call, next, symbols, onPath, proven)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    if (isa<CallOpInterface>(op)) {
+      (void)fail(op, "calls indirectly");
+      return WalkResult::interrupt();
+    }
+    if (!isa<func::ReturnOp>(op) && !isMemoryEffectFree(op)) {
+      (void)fail(op, "accesses memory");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  onPath.erase(callee);
+  if (walk.wasInterrupted())
+    return failure();
+  proven.insert(callee);
+  return success();
+}
 
 /// Reports `op` if the GPU route cannot run it yet.
 static LogicalResult checkOp(Operation *op) {
@@ -40,9 +96,13 @@ static LogicalResult checkOp(Operation *op) {
            << "is a loop outside stencil domains (a time loop?), which the "
               "GPU pipeline does not support yet; call the step function "
               "from the host once per step";
-  if (isa<func::CallOp>(op))
+  if (isa<CallOpInterface>(op) && !inDomain)
     return op->emitOpError()
-           << "is a call, which the GPU pipeline does not support yet";
+           << "is a call outside stencil domains, which the GPU pipeline "
+              "does not support yet; call each function from the host";
+  if (isa<CallOpInterface>(op) && !isa<func::CallOp>(op))
+    return op->emitOpError()
+           << "is an indirect call, which the GPU pipeline cannot run";
   if (isa<memref::LoadOp, memref::StoreOp, memref::CopyOp>(op) && !inDomain)
     return op->emitOpError()
            << "accesses array elements outside stencil domains, on the "
@@ -57,17 +117,41 @@ struct StencilCheckGPUPass
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation().walk([&](Operation *op) {
-      if (auto domain = dyn_cast<DomainOp>(op);
-          serialScatter && domain && domain.hasScatter()) {
-        domain.emitOpError()
-            << "scatters, and scatter=serial would run it on one GPU "
-               "thread; use scatter=gather (the default) or scatter=atomic";
+    SymbolTableCollection symbols;
+    DenseSet<Operation *> onPath, device;
+    // Calls inside domains first: they run on the device, and so must
+    // their callees, which the host checks below then skip.
+    WalkResult calls = getOperation().walk([&](func::CallOp call) {
+      if (!call->getParentOfType<DomainOp>())
+        return WalkResult::advance();
+      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (!callee) {
+        call.emitOpError() << "calls a symbol that is not a func.func, "
+                              "which the GPU pipeline cannot run";
         return WalkResult::interrupt();
       }
-      return failed(checkOp(op)) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
+      return failed(checkCallee(call, callee, symbols, onPath, device))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
+    if (calls.wasInterrupted())
+      return signalPassFailure();
+    WalkResult result =
+        getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+          if (device.contains(op))
+            return WalkResult::skip();
+          if (auto domain = dyn_cast<DomainOp>(op);
+              serialScatter && domain && domain.hasScatter()) {
+            domain.emitOpError()
+                << "scatters, and scatter=serial would run it on one GPU "
+                   "thread; use scatter=gather (the default) or "
+                   "scatter=atomic";
+            return WalkResult::interrupt();
+          }
+          return failed(checkOp(op)) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+        });
     if (result.wasInterrupted())
       signalPassFailure();
   }

@@ -45,8 +45,106 @@ func.func @time_loop(%a: memref<?xf64>, %b: memref<?xf64>, %n: index, %t: index)
 func.func private @helper(%a: memref<?xf64>)
 
 func.func @call(%a: memref<?xf64>) {
-  // expected-error @+1 {{is a call, which the GPU pipeline does not support yet}}
+  // expected-error @+1 {{is a call outside stencil domains, which the GPU pipeline does not support yet}}
   func.call @helper(%a) : (memref<?xf64>) -> ()
+  return
+}
+
+// -----
+
+// Calls inside domains run on the device when the callee, and every
+// function it calls, has a body free of memory effects: kernel outlining
+// copies them into the kernels' module. No error.
+func.func private @square(%x: f64) -> f64 {
+  %y = arith.mulf %x, %x : f64
+  return %y : f64
+}
+func.func private @smooth(%x: f64) -> f64 {
+  %s = func.call @square(%x) : (f64) -> f64
+  %y = math.sin %s : f64
+  return %y : f64
+}
+func.func @pure_call(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %v = stencil.gather %b[-1] : memref<?xf64>
+    %w = func.call @smooth(%v) : (f64) -> f64
+    %u = func.call @square(%w) : (f64) -> f64
+    stencil.store %u to %a : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// expected-note @+1 {{see here}}
+func.func private @external(%x: f64) -> f64
+
+func.func @external_call(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %v = stencil.gather %b[0] : memref<?xf64>
+    // expected-error @+1 {{calls @external, which has no body in this module; the GPU pipeline runs calls only to functions defined in the module}}
+    %w = func.call @external(%v) : (f64) -> f64
+    stencil.store %w to %a : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// A callee that calls one without a body: reported at the domain's call.
+// expected-note @+1 {{see here}}
+func.func private @leaf(%x: f64) -> f64
+func.func private @middle(%x: f64) -> f64 {
+  %y = func.call @leaf(%x) : (f64) -> f64
+  return %y : f64
+}
+
+func.func @nested_call(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %v = stencil.gather %b[0] : memref<?xf64>
+    // expected-error @+1 {{calls @leaf, which has no body in this module}}
+    %w = func.call @middle(%v) : (f64) -> f64
+    stencil.store %w to %a : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func private @reads(%x: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{see here}}
+  %m = memref.alloca() : memref<1xf64>
+  memref.store %x, %m[%c0] : memref<1xf64>
+  %y = memref.load %m[%c0] : memref<1xf64>
+  return %y : f64
+}
+
+func.func @memory_call(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %v = stencil.gather %b[0] : memref<?xf64>
+    // expected-error @+1 {{calls @reads, which accesses memory; the GPU pipeline runs calls only to functions defined in the module}}
+    %w = func.call @reads(%v) : (f64) -> f64
+    stencil.store %w to %a : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// expected-note @+1 {{see here}}
+func.func private @loop(%x: f64) -> f64 {
+  %y = func.call @loop(%x) : (f64) -> f64
+  return %y : f64
+}
+
+func.func @recursive_call(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %v = stencil.gather %b[0] : memref<?xf64>
+    // expected-error @+1 {{calls @loop, which is recursive; the GPU pipeline runs calls only to functions defined in the module}}
+    %w = func.call @loop(%v) : (f64) -> f64
+    stencil.store %w to %a : memref<?xf64>
+  }
   return
 }
 
