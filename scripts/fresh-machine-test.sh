@@ -31,9 +31,9 @@
 #
 # Reports each phase's time and exit status and the last lines of test.sh
 # (ending `N passed, N failed`); exits non-zero if either command fails.
-# On 2 cores expect ~25 minutes: debootstrap ~1, setup.sh ~9 (apt ~3, the
-# build ~6), test.sh ~12 (nearly all check-stencil-integration); a cached
-# root saves the debootstrap.
+# On 2 cores expect ~24 minutes: debootstrap ~1, setup.sh ~5 (apt and the
+# build), test.sh ~18 (three builds, both integration suites, a minute of
+# fuzzing; 2026-11-27); a cached root saves the debootstrap.
 #
 # No pipeline here ends in `grep -q` or `head`: under `pipefail` the writer
 # can die of SIGPIPE when the reader exits early. Output is captured, then
