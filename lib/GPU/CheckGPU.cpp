@@ -25,20 +25,27 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// Reports why `callee` cannot run on the device (emitted at `call`):
-/// it has no body in this module, or its body, or a function it calls,
-/// accesses memory, calls indirectly or recurses. `onPath` holds the
-/// functions of the current chain of calls, `proven` those already found
-/// callable. Kernel outlining copies the callees into the kernels' module.
-static LogicalResult checkCallee(Operation *call, func::FuncOp callee,
-                                 SymbolTableCollection &symbols,
-                                 DenseSet<Operation *> &onPath,
-                                 DenseSet<Operation *> &proven) {
+/// Reports, at `site` (a call inside a domain), why the callee of `call`
+/// cannot run on the device: it has no body in this module, or its body, or
+/// a function it calls, accesses memory, calls indirectly or recurses.
+/// `onPath` holds the functions of the current chain of calls, `proven`
+/// those already found callable. Kernel outlining copies the callees into
+/// the kernels' module.
+static LogicalResult checkCall(Operation *site, func::CallOp call,
+                               SymbolTableCollection &symbols,
+                               DenseSet<Operation *> &onPath,
+                               DenseSet<Operation *> &proven) {
+  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  // The func.call verifier already requires a func.func.
+  if (!callee)
+    return site->emitOpError() << "calls a symbol that is not a func.func, "
+                                  "which the GPU pipeline cannot run";
   if (proven.contains(callee))
     return success();
   auto fail = [&](Operation *at, const Twine &why) {
     InFlightDiagnostic diag =
-        call->emitOpError()
+        site->emitOpError()
         << "calls @" << callee.getSymName() << ", which " << why
         << "; the GPU pipeline runs calls only to functions defined in the "
            "module whose bodies are free of memory effects";
@@ -50,17 +57,10 @@ static LogicalResult checkCallee(Operation *call, func::FuncOp callee,
   if (!onPath.insert(callee).second)
     return fail(callee, "is recursive");
   WalkResult walk = callee.getBody().walk([&](Operation *op) {
-    if (auto inner = dyn_cast<func::CallOp>(op)) {
-      auto next = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          inner, inner.getCalleeAttr());
-      if (!next) {
-        (void)fail(op, "calls a symbol that is not a func.func");
-        return WalkResult::interrupt();
-      }
-      if (failed(checkCallee(call, next, symbols, onPath, proven)))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    }
+    if (auto inner = dyn_cast<func::CallOp>(op))
+      return failed(checkCall(site, inner, symbols, onPath, proven))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     if (isa<CallOpInterface>(op)) {
       (void)fail(op, "calls indirectly");
       return WalkResult::interrupt();
@@ -124,14 +124,7 @@ struct StencilCheckGPUPass
     WalkResult calls = getOperation().walk([&](func::CallOp call) {
       if (!call->getParentOfType<DomainOp>())
         return WalkResult::advance();
-      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
-      if (!callee) {
-        call.emitOpError() << "calls a symbol that is not a func.func, "
-                              "which the GPU pipeline cannot run";
-        return WalkResult::interrupt();
-      }
-      return failed(checkCallee(call, callee, symbols, onPath, device))
+      return failed(checkCall(call, call, symbols, onPath, device))
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     });
