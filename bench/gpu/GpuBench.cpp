@@ -9,7 +9,9 @@
 // primal, atomic / gather, each sweep's bandwidth against the copy's, and
 // the gather adjoint's points per second.
 //
-//   stencil-bench-gpu --libdir DIR --check      the checks (GpuCheck.cpp)
+//   stencil-bench-gpu --libdir DIR --check [--max-size N]
+//                                               the checks (GpuCheck.cpp),
+//                                               sizes up to N (512)
 //   stencil-bench-gpu --libdir DIR [--sizes 256,512] [benchmark flags]
 //
 // bench/gpu/run.sh runs both from a bundle of the binary and its libraries.
@@ -206,12 +208,15 @@ int main(int argc, char **argv) {
   // take the lines before it along.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   bool check = false;
+  int64_t maxSize = 512;
   std::vector<int64_t> sizes = {256, 512};
   std::vector<char *> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--check")
       check = true;
+    else if (arg == "--max-size" && i + 1 < argc)
+      maxSize = std::stoll(argv[++i]);
     else if (arg == "--libdir" && i + 1 < argc)
       libDir = argv[++i];
     else if (arg == "--sizes" && i + 1 < argc)
@@ -220,7 +225,7 @@ int main(int argc, char **argv) {
       rest.push_back(argv[i]);
   }
   if (check)
-    return runChecks(libDir, kGatherVariants) == 0 ? 0 : 1;
+    return runChecks(libDir, kGatherVariants, maxSize) == 0 ? 0 : 1;
   int restCount = int(rest.size());
   benchmark::Initialize(&restCount, rest.data());
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})

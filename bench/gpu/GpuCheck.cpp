@@ -82,15 +82,23 @@ bool openLib(Library &lib, const std::string &path, Kernel k, Counts &c) {
 /// GPU against CPU at size n: primal output, gather adjoint, atomic adjoint.
 /// With `shadowOffset`, the shadows start that many elements into their
 /// buffers, which runs the adjoints' 64-bit kernels.
+/// dense27 also runs `gather_call` (bench/kernels/dense27_call.mlir: the
+/// products through a function with partials, called on the device): its
+/// primal and adjoint against the CPU build of dense27.
 template <typename T>
 void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c,
                int64_t shadowOffset = 0) {
   const KernelInfo &info = getInfo(k);
-  Library cpu, gather, atomic;
+  Library cpu, gather, atomic, call;
   if (!openLib(cpu, libraryPath(dir, k, typeName<T>(), "cpu"), k, c) ||
       !openLib(gather, libraryPath(dir, k, typeName<T>(), "gather"), k, c) ||
       !openLib(atomic, libraryPath(dir, k, typeName<T>(), "atomic"), k, c))
     return;
+  std::vector<std::pair<const Library *, const char *>> gpus = {
+      {&gather, "gather"}, {&atomic, "atomic"}};
+  if (k == Kernel::Dense27 &&
+      openLib(call, libraryPath(dir, k, typeName<T>(), "gather_call"), k, c))
+    gpus.push_back({&call, "gather_call"});
   std::string what = std::string(info.name) + " " + typeName<T>() +
                      " n=" + std::to_string(n) +
                      (shadowOffset ? " shadows at offset " +
@@ -98,15 +106,23 @@ void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c,
                                          " (64-bit kernels)"
                                    : "");
   Problem<T> p(k, n, shadowOffset);
-  p.fill(1);
-  p.call(cpu, false, false);
-  p.call(gather, false, true);
-  for (unsigned a = 0; a < info.arrays; ++a) {
-    bool ok = true;
-    std::string detail = compare(p.download(false, a), p.host(false, a), ok);
-    c.report(ok, what + " primal array " + std::to_string(a), detail);
+  for (auto [gpu, name] : gpus) {
+    if (gpu == &atomic) // The same primal as gather's.
+      continue;
+    p.fill(1);
+    p.call(cpu, false, false);
+    p.call(*gpu, false, true);
+    for (unsigned a = 0; a < info.arrays; ++a) {
+      bool ok = true;
+      std::string detail =
+          compare(p.download(false, a), p.host(false, a), ok);
+      c.report(ok,
+               what + (gpu == &gather ? "" : std::string(" ") + name) +
+                   " primal array " + std::to_string(a),
+               detail);
+    }
   }
-  for (const Library *gpu : {&gather, &atomic}) {
+  for (auto [gpu, name] : gpus) {
     p.fill(2);
     p.call(cpu, true, false);
     p.call(*gpu, true, true);
@@ -114,8 +130,7 @@ void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c,
       bool ok = true;
       std::string detail = compare(p.download(true, s), p.host(true, s), ok);
       c.report(ok,
-               what + (gpu == &gather ? " gather" : " atomic") +
-                   " adjoint shadow " + std::to_string(s),
+               what + " " + name + " adjoint shadow " + std::to_string(s),
                detail);
     }
   }
@@ -160,31 +175,37 @@ void checkDeterminism(const std::string &dir, Kernel k, int64_t n,
   }
 }
 
+/// Every check at sizes up to `maxSize` (the determinism checks at
+/// min(256, maxSize)).
 template <typename T>
 void checkType(const std::string &dir, Counts &c,
-               const std::vector<std::string> &blocks) {
+               const std::vector<std::string> &blocks, int64_t maxSize) {
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27}) {
     for (int64_t n : {1, 2, 3, 4, 5, 9, 33, 130})
-      checkSize<T>(dir, k, n, c);
+      if (n <= maxSize)
+        checkSize<T>(dir, k, n, c);
     for (int64_t n : {5, 33})
-      checkSize<T>(dir, k, n, c, /*shadowOffset=*/3);
+      if (n <= maxSize)
+        checkSize<T>(dir, k, n, c, /*shadowOffset=*/3);
     // dense27's products through a function with partials: calls run on
     // the device and compute the same sums (bench/kernels/dense27_call.mlir).
     std::vector<std::string> variants = blocks;
     if (k == Kernel::Dense27)
       variants.push_back("gather_call");
-    checkDeterminism<T>(dir, k, 256, variants, c);
+    checkDeterminism<T>(dir, k, std::min<int64_t>(256, maxSize), variants, c);
   }
-  checkSize<T>(dir, Kernel::Wave3d, 512, c);
+  if (512 <= maxSize)
+    checkSize<T>(dir, Kernel::Wave3d, 512, c);
 }
 
 } // namespace
 
 int stencil::gpubench::runChecks(const std::string &dir,
-                                 const std::vector<std::string> &blocks) {
+                                 const std::vector<std::string> &blocks,
+                                 int64_t maxSize) {
   Counts c;
-  checkType<double>(dir, c, blocks);
-  checkType<float>(dir, c, blocks);
+  checkType<double>(dir, c, blocks, maxSize);
+  checkType<float>(dir, c, blocks, maxSize);
   std::printf("gpu checks: %d passed, %d failed\n", c.passed, c.failed);
   return c.failed;
 }
