@@ -86,12 +86,8 @@ static scf::IfOp getTrailingBranch(scf::ParallelOp loop) {
 /// to share: the scatter baseline stays as it is). Measured on an H100
 /// (docs/GPU.md, run 5): the primal of a 27-point stencil ran 1.23x (f64, 2
 /// points) and 1.49x (f32, 4 points) faster than with one point per
-/// thread; the branching gather adjoints ran slower coarsened. A body that
-/// stores without loading gets `fillFactor`: with one point per thread the
-/// adjoint's reset kernels ran at a fifth of the threads an SM can hold,
-/// issue-bound on their index arithmetic (ncu, H200, docs/GPU.md).
-static int64_t getAutoFactor(scf::ParallelOp loop, int64_t fillFactor,
-                             std::string &reason) {
+/// thread; the branching gather adjoints ran slower coarsened.
+static int64_t getAutoFactor(scf::ParallelOp loop, std::string &reason) {
   int64_t bytes = 0;
   bool branches = false, atomic = false;
   for (Operation &top : loop.getBody()->without_terminator())
@@ -108,20 +104,20 @@ static int64_t getAutoFactor(scf::ParallelOp loop, int64_t fillFactor,
   else if (atomic)
     reason = "automatic: the body updates atomically";
   else if (bytes == 0)
-    return fillFactor;
+    reason = "automatic: the body loads no scalars";
   else if (bytes >= 16)
     reason = "automatic: elements of 16 bytes or more";
   return reason.empty() ? 16 / bytes : 1;
 }
 
 static CoarsenPlan planNest(scf::ParallelOp loop, int64_t factor,
-                            int64_t fillFactor, int64_t maxOps) {
+                            int64_t maxOps) {
   CoarsenPlan plan;
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[0]);
   loop.getBody()->walk([&](Operation *) { ++plan.bodyOps; });
   --plan.bodyOps;
   if (factor == 0)
-    factor = getAutoFactor(loop, fillFactor, plan.reason);
+    factor = getAutoFactor(loop, plan.reason);
   if (!plan.reason.empty())
     return plan;
   if (factor <= 1)
@@ -248,16 +244,14 @@ struct StencilCoarsenGPUNestsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (factor < 0 || fillFactor < 1) {
+    if (factor < 0) {
       getOperation().emitError()
-          << "stencil-coarsen-gpu-nests: factor must be at least 0 and "
-             "fill-factor at least 1, got "
-          << static_cast<int64_t>(factor) << " and "
-          << static_cast<int64_t>(fillFactor);
+          << "stencil-coarsen-gpu-nests: factor must be at least 0, got "
+          << static_cast<int64_t>(factor);
       return signalPassFailure();
     }
     for (scf::ParallelOp loop : getOutermostParallelNests(getOperation())) {
-      CoarsenPlan plan = planNest(loop, factor, fillFactor, maxOps);
+      CoarsenPlan plan = planNest(loop, factor, maxOps);
       if (report) {
         std::string json;
         llvm::raw_string_ostream os(json);

@@ -38,13 +38,11 @@ const char *mlir::stencil::getBuildCUDAToolkit() {
   return STENCIL_CUDA_TOOLKIT_DIR;
 }
 
-void mlir::stencil::addGPUCoarsening(OpPassManager &pm, int64_t factor,
-                                     int64_t fillFactor) {
+void mlir::stencil::addGPUCoarsening(OpPassManager &pm, int64_t factor) {
   if (factor == 1)
     return;
   StencilCoarsenGPUNestsPassOptions coarsen;
   coarsen.factor = factor;
-  coarsen.fillFactor = fillFactor;
   pm.addPass(createStencilCoarsenGPUNestsPass(coarsen));
   // Folds the copies' index sums, so that taps they share become one value.
   pm.addPass(createCanonicalizerPass());
@@ -77,7 +75,7 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
-  addGPUCoarsening(pm, o.coarsen, o.coarsenFill);
+  addGPUCoarsening(pm, o.coarsen);
   StencilMapToGPUPassOptions map;
   map.block.assign(o.block.begin(), o.block.end());
   pm.addPass(createStencilMapToGPUPass(map));

@@ -64,7 +64,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
-  addGPUCoarsening(pm, options.gpuCoarsen, kDefaultGPUFillFactor);
+  addGPUCoarsening(pm, options.gpuCoarsen);
   if (options.gpuIndex32)
     pm.addPass(createStencilNarrowGPUIndicesPass());
   pm.addPass(createConvertSCFToOpenMPPass());

@@ -6,12 +6,8 @@
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: stencil-opt %s --stencil-coarsen-gpu-nests=report -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=AUTO
-// RUN: stencil-opt %s "--stencil-coarsen-gpu-nests=report fill-factor=3" \
-// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=FILL
 // RUN: not stencil-opt %s --stencil-coarsen-gpu-nests=factor=-1 -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NEGATIVE
-// RUN: not stencil-opt %s --stencil-coarsen-gpu-nests=fill-factor=0 -o /dev/null 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=NEGATIVE-FILL
 
 // --stencil-coarsen-gpu-nests (lib/GPU/Coarsen.cpp): a 2-D or 3-D nest
 // runs over blocks of `factor` consecutive outermost indices; full blocks
@@ -27,29 +23,18 @@
 // PLAN: remark: coarsening plan: {"body_ops":2,"factor":2,"unswitch":false}
 // LIMIT: remark: coarsening plan: {"body_ops":3,"factor":8,"unswitch":false}
 // LIMIT: remark: coarsening plan: {"body_ops":9,"factor":1,"reason":"the copies would exceed max-ops","unswitch":false}
-// NEGATIVE: error: stencil-coarsen-gpu-nests: factor must be at least 0 and fill-factor at least 1, got -1 and 8
-// NEGATIVE-FILL: error: stencil-coarsen-gpu-nests: factor must be at least 0 and fill-factor at least 1, got 0 and 0
+// NEGATIVE: error: stencil-coarsen-gpu-nests: factor must be at least 0, got -1
 
 // factor=0 (the default) chooses: 16 bytes over the widest element loaded
 // (f32: 4 points) for bodies without branches or atomic updates, none for
-// the others; a body that stores without loading (a reset) gets
-// `fill-factor` points (8 by default).
+// the others.
 // AUTO: remark: coarsening plan: {"body_ops":3,"factor":4,"unswitch":false}
 // AUTO: remark: coarsening plan: {"body_ops":9,"factor":1,"reason":"automatic: the body branches","unswitch":false}
 // AUTO: remark: coarsening plan: {"body_ops":6,"factor":1,"reason":"automatic: the body branches","unswitch":false}
-// AUTO: remark: coarsening plan: {"body_ops":1,"factor":1,"reason":"only nests of 2 or 3 dimensions are coarsened","unswitch":false}
+// AUTO: remark: coarsening plan: {"body_ops":1,"factor":1,"reason":"automatic: the body loads no scalars","unswitch":false}
 // AUTO: remark: coarsening plan: {"body_ops":3,"factor":1,"reason":"the nest reduces","unswitch":false}
 // AUTO: remark: coarsening plan: {"body_ops":2,"factor":1,"reason":"the outermost step is not 1","unswitch":false}
 // AUTO: remark: coarsening plan: {"body_ops":2,"factor":1,"reason":"automatic: the body updates atomically","unswitch":false}
-// AUTO: remark: coarsening plan: {"body_ops":1,"factor":8,"unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":3,"factor":4,"unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":9,"factor":1,"reason":"automatic: the body branches","unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":6,"factor":1,"reason":"automatic: the body branches","unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":1,"factor":1,"reason":"only nests of 2 or 3 dimensions are coarsened","unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":3,"factor":1,"reason":"the nest reduces","unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":2,"factor":1,"reason":"the outermost step is not 1","unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":2,"factor":1,"reason":"automatic: the body updates atomically","unswitch":false}
-// FILL: remark: coarsening plan: {"body_ops":1,"factor":3,"unswitch":false}
 
 // i in [1, n) in blocks of 2: ceil((n - 1) / 2) blocks; block b starts at
 // i0 = 2b + 1 and is full when i0 + 2 <= n. Copy 0 (i = i0) reads
@@ -207,20 +192,6 @@ func.func @atomic(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %n: index) {
   scf.parallel (%i, %j) = (%c0, %c0) to (%n, %n) step (%c1, %c1) {
     %v = memref.load %b[%i, %j] : memref<?x?xf64>
     %old = memref.atomic_rmw addf %v, %a[%i, %j] : (f64, memref<?x?xf64>) -> f64
-    scf.reduce
-  }
-  return
-}
-
-// A nest that stores without loading (the adjoint's reset of an output
-// adjoint): nothing to share, but with factor=0 it gets `fill-factor`
-// points per thread (AUTO, FILL above).
-func.func @reset(%a: memref<?x?xf32>, %n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %z = arith.constant 0.0 : f32
-  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %n) step (%c1, %c1) {
-    memref.store %z, %a[%i, %j] : memref<?x?xf32>
     scf.reduce
   }
   return

@@ -28,11 +28,6 @@ class SCFDialect;
 
 namespace mlir::stencil {
 
-/// Points per thread that --stencil-coarsen-gpu-nests gives, by default, a
-/// nest that stores without loading (the adjoint's resets); chosen on an
-/// H200 (docs/GPU.md, "Resets").
-constexpr int64_t kDefaultGPUFillFactor = 8;
-
 #define GEN_PASS_DECL
 #include "Stencil/GPU/Passes.h.inc"
 

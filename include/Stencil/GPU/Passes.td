@@ -97,11 +97,7 @@ def StencilCoarsenGPUNestsPass
     per nest: 16 bytes over the widest element the body loads (2 points
     for f64, 4 for f32) for a body without branches or atomic updates,
     none otherwise (the gather form ran slower coarsened on an H100,
-    docs/GPU.md; an atomic update has nothing to share). A body that
-    stores without loading (the adjoint's reset of an output adjoint)
-    shares nothing either, but one point per thread leaves its kernel
-    bound by launching blocks and computing indices, not by its stores:
-    `factor=0` gives it `fill-factor` points. A nest whose
+    docs/GPU.md; an atomic update has nothing to share). A nest whose
     copies would exceed `max-ops` ops stays as it is. `report` prints each
     nest's plan as a remark (JSON).
   }];
@@ -113,10 +109,6 @@ def StencilCoarsenGPUNestsPass
     Option<"factor", "factor", "int64_t", "0",
            "Consecutive outermost points per thread (1: none; 0: chosen "
            "per nest)">,
-    Option<"fillFactor", "fill-factor", "int64_t",
-           "::mlir::stencil::kDefaultGPUFillFactor",
-           "With factor=0, points per thread in nests that store without "
-           "loading (resets)">,
     Option<"maxOps", "max-ops", "int64_t", "20000",
            "Leave a nest alone if its copies would have more ops">,
     Option<"report", "report", "bool", "false",

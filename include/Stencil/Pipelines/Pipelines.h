@@ -10,7 +10,6 @@
 #define STENCIL_PIPELINES_PIPELINES_H
 
 #include "Stencil/Conversion/Passes.h"
-#include "Stencil/GPU/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -144,11 +143,6 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
                      "they share are loaded once (1: one point per thread; "
                      "0: chosen per nest, --stencil-coarsen-gpu-nests)"),
       llvm::cl::init(0)};
-  PassOptions::Option<int64_t> coarsenFill{
-      *this, "coarsen-fill",
-      llvm::cl::desc("With coarsen=0, points per thread in nests that only "
-                     "store (the adjoint's resets)"),
-      llvm::cl::init(kDefaultGPUFillFactor)};
   PassOptions::Option<bool> index32{
       *this, "index32",
       llvm::cl::desc("Address arrays with 32-bit index arithmetic in the "
@@ -193,12 +187,11 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       llvm::cl::init(true)};
 };
 
-/// Adds --stencil-coarsen-gpu-nests with `factor` (0: chosen per nest,
-/// `fillFactor` for nests that only store) and the canonicalization and
-/// CSE that fold its copies' index sums; nothing for factor 1. The GPU
-/// pipeline's `coarsen` and convert-to-omp's `gpu-coarsen` both run it
-/// right after lower-affine.
-void addGPUCoarsening(OpPassManager &pm, int64_t factor, int64_t fillFactor);
+/// Adds --stencil-coarsen-gpu-nests with `factor` (0: chosen per nest) and
+/// the canonicalization and CSE that fold its copies' index sums; nothing
+/// for factor 1. The GPU pipeline's `coarsen` and convert-to-omp's
+/// `gpu-coarsen` both run it right after lower-affine.
+void addGPUCoarsening(OpPassManager &pm, int64_t factor);
 
 /// The CUDA toolkit directory CMake found when the project was configured
 /// ("" if none).
