@@ -8,6 +8,7 @@
 #include "Stencil/GPU/BlockPlan.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -28,10 +29,26 @@ void BlockPlan::printJSON(raw_ostream &os) const {
                    : a == GPUAxis::Y ? "y"
                    : a == GPUAxis::Z ? "z"
                                      : "sequential");
-  os << llvm::json::Value(llvm::json::Object{
-      {"tile", llvm::json::Array(tile)},
-      {"axis", std::move(axes)},
-      {"threads", threads()}});
+  llvm::json::Object object{{"tile", llvm::json::Array(tile)},
+                            {"axis", std::move(axes)},
+                            {"threads", threads()}};
+  if (alignedLower)
+    object["aligned_lower"] =
+        llvm::json::Array{static_cast<int64_t>(*lower), *alignedLower};
+  os << llvm::json::Value(std::move(object));
+}
+
+void mlir::stencil::planInnerAlignment(BlockPlan &plan,
+                                       std::optional<int64_t> lower,
+                                       std::optional<int64_t> step,
+                                       bool reduces, int64_t align) {
+  if (align <= 1 || !lower || step != 1 || reduces)
+    return;
+  int64_t rounded = llvm::divideFloorSigned(*lower, align) * align;
+  if (rounded == *lower)
+    return;
+  plan.lower = *lower;
+  plan.alignedLower = rounded;
 }
 
 SmallVector<int64_t> mlir::stencil::getDefaultBlock(unsigned numLoops) {

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -89,6 +90,28 @@ static void allocateOnDevice(ModuleOp module) {
   }
 }
 
+/// Starts the innermost loop of `loop` at `plan.alignedLower` and runs its
+/// body only from `plan.lower` on.
+static void alignInnermost(scf::ParallelOp loop, const BlockPlan &plan) {
+  unsigned inner = loop.getNumLoops() - 1;
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value lower = loop.getLowerBound()[inner];
+  loop.getLowerBoundMutable()[inner].set(
+      arith::ConstantIndexOp::create(b, loc, *plan.alignedLower));
+  Block *body = loop.getBody();
+  Operation *terminator = body->getTerminator();
+  b.setInsertionPointToStart(body);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                        body->getArgument(inner), lower);
+  auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+  Block *then = guard.thenBlock();
+  then->getOperations().splice(then->getTerminator()->getIterator(),
+                               body->getOperations(),
+                               std::next(guard->getIterator()),
+                               terminator->getIterator());
+}
+
 namespace {
 struct StencilMapToGPUPass
     : public mlir::stencil::impl::StencilMapToGPUPassBase<StencilMapToGPUPass> {
@@ -100,12 +123,18 @@ struct StencilMapToGPUPass
         planBlockShape(loop.getNumLoops(), block, error);
     if (failed(plan))
       return loop.emitOpError() << "cannot be mapped to the GPU: " << error;
+    unsigned inner = loop.getNumLoops() - 1;
+    planInnerAlignment(*plan, getConstantIntValue(loop.getLowerBound()[inner]),
+                       getConstantIntValue(loop.getStep()[inner]),
+                       loop.getNumReductions() != 0, align);
     if (report) {
       std::string json;
       llvm::raw_string_ostream os(json);
       plan->printJSON(os);
       loop.emitRemark() << "gpu block plan: " << json;
     }
+    if (plan->alignedLower)
+      alignInnermost(loop, *plan);
     auto [blocks, threads] =
         scf::tileParallelLoop(loop, plan->tile, /*noMinMaxBounds=*/true);
     if (failed(setMapping(blocks, *plan, /*threads=*/false)) ||

@@ -78,6 +78,7 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   addGPUCoarsening(pm, o.coarsen);
   StencilMapToGPUPassOptions map;
   map.block.assign(o.block.begin(), o.block.end());
+  map.align = o.align;
   pm.addPass(createStencilMapToGPUPass(map));
   if (o.index32) {
     StencilNarrowGPUIndicesPassOptions narrow;

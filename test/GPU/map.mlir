@@ -2,6 +2,8 @@
 // RUN:   --stencil-map-to-gpu=report 2>&1 | FileCheck %s
 // RUN: stencil-opt %s --convert-stencil-to-affine=all-parallel --lower-affine --canonicalize \
 // RUN:   "--stencil-map-to-gpu=report block=64,2,2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: stencil-opt %s --convert-stencil-to-affine=all-parallel --lower-affine --canonicalize \
+// RUN:   "--stencil-map-to-gpu=report align=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOALIGN
 // RUN: not stencil-opt %s --stencil-map-to-gpu=block=64,32 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOOMANY
 // RUN: not stencil-opt %s --stencil-map-to-gpu=block=32,0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not stencil-opt %s --stencil-map-to-gpu=block=8,8,8,2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=FOURD
@@ -15,6 +17,12 @@
 // CHECK: remark: gpu block plan: {"axis":["z","y","x"],"threads":256,"tile":[1,8,32]}
 // CHECK: remark: gpu block plan: {"axis":["x"],"threads":256,"tile":[256]}
 // CHECK: remark: gpu block plan: {"axis":["sequential","z","y","x"],"threads":256,"tile":[1,1,8,32]}
+// CHECK: remark: gpu block plan: {"aligned_lower":[3,0],"axis":["y","x"],"threads":256,"tile":[8,32]}
+// CHECK: remark: gpu block plan: {"aligned_lower":[35,32],"axis":["x"],"threads":256,"tile":[256]}
+// CHECK: remark: gpu block plan: {"axis":["y","x"],"threads":256,"tile":[8,32]}
+// NOALIGN: remark: gpu block plan: {"axis":["y","x"],"threads":256,"tile":[8,32]}
+// NOALIGN: remark: gpu block plan: {"axis":["x"],"threads":256,"tile":[256]}
+// NOALIGN: remark: gpu block plan: {"axis":["y","x"],"threads":256,"tile":[8,32]}
 // BLOCK: remark: gpu block plan: {"axis":["z","y","x"],"threads":256,"tile":[2,2,64]}
 // BLOCK: remark: gpu block plan: {"axis":["z","y","x"],"threads":256,"tile":[2,2,64]}
 // BLOCK: remark: gpu block plan: {"axis":["x"],"threads":64,"tile":[64]}
@@ -73,6 +81,47 @@ func.func @four_d(%a: memref<?x?x?x?xf64>, %n: index) {
   stencil.domain (%i, %j, %k, %l) = (0, 0, 0, 0) to (%n, %n, %n, %n) {
     %c = arith.constant 1.0 : f64
     stencil.store %c to %a : memref<?x?x?x?xf64>
+  }
+  return
+}
+
+// Innermost loops that start at a constant off a multiple of 32 (`align`,
+// a warp) start at the multiple below, the threads before the first point
+// idle: each warp's row then starts on an aligned element. Loops starting
+// at a multiple (the first nest of @copy3d starts at 1 in its outer
+// dimension only), at a value not known at compile time, or nests with
+// reductions stay as they are.
+// CHECK-LABEL: func.func @aligned(
+// CHECK-SAME: %[[A:.+]]: memref<?x?xf64>, %[[X:.+]]: memref<?xf64>, %[[N:.+]]: index, %[[M:.+]]: index)
+// CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG: %[[C35:.+]] = arith.constant 35 : index
+// CHECK: scf.if
+// CHECK-NEXT: %[[L0:.+]] = arith.constant 0 : index
+// CHECK: scf.parallel (%[[BI:.+]], %[[BJ:.+]]) = (%{{.+}}, %[[L0]]) to
+// CHECK:   scf.parallel (%[[TI:.+]], %[[TJ:.+]]) =
+// CHECK:     %[[J:.+]] = arith.addi %[[TJ]], %[[BJ]] : index
+// CHECK:     scf.if
+// CHECK:       %[[IN:.+]] = arith.cmpi sge, %[[J]], %[[C3]] : index
+// CHECK:       scf.if %[[IN]] {
+// CHECK:         memref.store %{{.+}}, %[[A]]
+// CHECK: %[[L32:.+]] = arith.constant 32 : index
+// CHECK: scf.parallel (%{{.+}}) = (%[[L32]]) to
+// CHECK:       arith.cmpi sge, %{{.+}}, %[[C35]] : index
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = (%{{.+}}, %[[M]]) to
+// CHECK-NOT: arith.cmpi sge
+// CHECK: return
+func.func @aligned(%a: memref<?x?xf64>, %x: memref<?xf64>, %n: index, %m: index) {
+  stencil.domain (%i, %j) = (0, 3) to (%n, %n) {
+    %c = arith.constant 1.0 : f64
+    stencil.store %c to %a : memref<?x?xf64>
+  }
+  stencil.domain (%i) = (35) to (%n) {
+    %c = arith.constant 2.0 : f64
+    stencil.store %c to %x : memref<?xf64>
+  }
+  stencil.domain (%i, %j) = (0, %m) to (%n, %n) {
+    %c = arith.constant 3.0 : f64
+    stencil.store %c to %a : memref<?x?xf64>
   }
   return
 }

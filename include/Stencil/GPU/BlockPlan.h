@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mlir::stencil {
@@ -27,6 +28,11 @@ struct BlockPlan {
   SmallVector<int64_t> tile;
   /// The block and thread dimension of each loop.
   SmallVector<GPUAxis> axis;
+  /// Set when the innermost loop starts at a constant that is not a
+  /// multiple of the alignment: the loop then starts at `alignedLower`
+  /// (that constant rounded down) and the threads below `lower` do
+  /// nothing, so that each warp's accesses start on an aligned element.
+  std::optional<int64_t> lower, alignedLower;
   /// Threads per block in all.
   int64_t threads() const;
   /// Writes the plan as one line of JSON.
@@ -35,6 +41,14 @@ struct BlockPlan {
 
 /// The default threads per block, innermost first, for `numLoops` loops.
 SmallVector<int64_t> getDefaultBlock(unsigned numLoops);
+
+/// Plans the alignment of the innermost loop (`lower`, `alignedLower` of
+/// `plan`): for a loop that starts at the constant `lower` with step 1, in
+/// a nest without reductions, `lower` rounded down to a multiple of
+/// `align` when it is not one already. Nothing for `align` <= 1.
+void planInnerAlignment(BlockPlan &plan, std::optional<int64_t> lower,
+                        std::optional<int64_t> step, bool reduces,
+                        int64_t align);
 
 /// Plans a nest of `numLoops` loops with `block` threads per block,
 /// innermost loop first (`x, y, z`; empty: the default). Fails with a

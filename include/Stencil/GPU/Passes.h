@@ -28,6 +28,10 @@ class SCFDialect;
 
 namespace mlir::stencil {
 
+/// Elements to which --stencil-map-to-gpu aligns the start of innermost
+/// loops by default (a warp).
+constexpr int64_t kDefaultGPUAlign = 32;
+
 #define GEN_PASS_DECL
 #include "Stencil/GPU/Passes.h.inc"
 

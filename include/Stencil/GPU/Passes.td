@@ -57,6 +57,13 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
     - `block` lists the threads per block from the innermost dimension
       out (`x,y,z`); the default is 256 threads: `256` in 1-D, `32,8` in
       2-D and `32,8,1` in 3-D. At most 1024 threads per block.
+    - An innermost loop that starts at a constant that is not a multiple
+      of `align` (32 elements by default: a warp) starts at that constant
+      rounded down instead, and its body runs only from the constant on:
+      each warp's row then starts on an aligned element, and where the
+      rows of the arrays are aligned too (sizes that are multiples of 32)
+      its stores fill whole 32-byte sectors. `align=1` leaves the loops as
+      they are.
     - Temporaries (`memref.alloc` / `memref.dealloc` outside the nests)
       become `gpu.alloc` / `gpu.dealloc`: device memory, like the
       arguments.
@@ -69,6 +76,9 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"block", "block", "int64_t",
                "Threads per block, innermost dimension first (x,y,z)">,
+    Option<"align", "align", "int64_t", "::mlir::stencil::kDefaultGPUAlign",
+           "Start innermost loops at a multiple of this many elements "
+           "(1: as they are)">,
     Option<"report", "report", "bool", "false",
            "Print each nest's block plan as a remark (JSON)">,
   ];

@@ -10,6 +10,7 @@
 #define STENCIL_PIPELINES_PIPELINES_H
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/GPU/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -121,6 +122,12 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       *this, "block",
       llvm::cl::desc("Threads per block, innermost dimension first (x,y,z; "
                      "default 256 threads)")};
+  PassOptions::Option<int64_t> align{
+      *this, "align",
+      llvm::cl::desc("Start each kernel's innermost loop at a multiple of "
+                     "this many elements, the threads before its first "
+                     "point idle (1: at the first point)"),
+      llvm::cl::init(kDefaultGPUAlign)};
   PassOptions::Option<bool> cut{
       *this, "cut",
       llvm::cl::desc("Store values that statements at several shifts share "
