@@ -40,13 +40,13 @@ std::string libDir = ".";
 /// array indices only (`i32acc`: loop indices and guards in 64 bits),
 /// without `noalias` (`alias`), with 1, 2, 4 or 8 outer points per
 /// thread in every nest (`c1` ... `c8`; the default chooses per nest),
-/// with innermost loops that start at their first point instead of a
-/// multiple of 32 (`align1`), and without any of 32-bit indices, `noalias`,
-/// coarsening and alignment (`base`, the form before them).
+/// with innermost loops that start at a multiple of 32 instead of their
+/// first point (`align32`), and without any of 32-bit indices, `noalias`
+/// and coarsening (`base`, the form before them).
 const std::vector<std::string> kGatherVariants = {
     "gather_b64x4", "gather_b128",   "gather_b16x16", "gather_b32x4x2",
     "gather_i64",   "gather_i32acc", "gather_alias",  "gather_c1",
-    "gather_c2",    "gather_c4",     "gather_c8",     "gather_align1",
+    "gather_c2",    "gather_c4",     "gather_c8",     "gather_align32",
     "gather_base"};
 
 /// One problem per element type, kept across the variants and repetitions

@@ -1,9 +1,9 @@
 // RUN: stencil-opt %s --convert-stencil-to-affine=all-parallel --lower-affine --canonicalize \
-// RUN:   --stencil-map-to-gpu=report 2>&1 | FileCheck %s
+// RUN:   "--stencil-map-to-gpu=report align=32" 2>&1 | FileCheck %s
 // RUN: stencil-opt %s --convert-stencil-to-affine=all-parallel --lower-affine --canonicalize \
 // RUN:   "--stencil-map-to-gpu=report block=64,2,2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: stencil-opt %s --convert-stencil-to-affine=all-parallel --lower-affine --canonicalize \
-// RUN:   "--stencil-map-to-gpu=report align=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOALIGN
+// RUN:   --stencil-map-to-gpu=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOALIGN
 // RUN: not stencil-opt %s --stencil-map-to-gpu=block=64,32 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOOMANY
 // RUN: not stencil-opt %s --stencil-map-to-gpu=block=32,0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not stencil-opt %s --stencil-map-to-gpu=block=8,8,8,2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=FOURD
@@ -85,9 +85,10 @@ func.func @four_d(%a: memref<?x?x?x?xf64>, %n: index) {
   return
 }
 
-// Innermost loops that start at a constant off a multiple of 32 (`align`,
-// a warp) start at the multiple below, the threads before the first point
-// idle: each warp's row then starts on an aligned element. Loops starting
+// With align=32 (the default is 1: off), innermost loops that start at a
+// constant off a multiple of 32 (a warp) start at the multiple below, the
+// threads before the first point idle: each warp's row then starts on an
+// aligned element. Loops starting
 // at a multiple (the first nest of @copy3d starts at 1 in its outer
 // dimension only), at a value not known at compile time, or nests with
 // reductions stay as they are.

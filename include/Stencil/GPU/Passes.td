@@ -57,13 +57,14 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
     - `block` lists the threads per block from the innermost dimension
       out (`x,y,z`); the default is 256 threads: `256` in 1-D, `32,8` in
       2-D and `32,8,1` in 3-D. At most 1024 threads per block.
-    - An innermost loop that starts at a constant that is not a multiple
-      of `align` (32 elements by default: a warp) starts at that constant
-      rounded down instead, and its body runs only from the constant on:
-      each warp's row then starts on an aligned element, and where the
-      rows of the arrays are aligned too (sizes that are multiples of 32)
-      its stores fill whole 32-byte sectors. `align=1` leaves the loops as
-      they are.
+    - With `align=A` (A > 1; the default 1 is off), an innermost loop that
+      starts at a constant that is not a multiple of A starts at that
+      constant rounded down instead, and its body runs only from the
+      constant on: with A = 32 each warp's row starts on an aligned
+      element, and where the rows of the arrays are aligned too (sizes that
+      are multiples of 32) its accesses at offset 0 fill whole 32-byte
+      sectors. On an H200 this made wave3d's primal 5-6% faster and
+      dense27's 16% slower (docs/GPU.md), so it is off by default.
     - Temporaries (`memref.alloc` / `memref.dealloc` outside the nests)
       become `gpu.alloc` / `gpu.dealloc`: device memory, like the
       arguments.

@@ -126,7 +126,7 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       *this, "align",
       llvm::cl::desc("Start each kernel's innermost loop at a multiple of "
                      "this many elements, the threads before its first "
-                     "point idle (1: at the first point)"),
+                     "point idle (1, the default: at the first point)"),
       llvm::cl::init(kDefaultGPUAlign)};
   PassOptions::Option<bool> cut{
       *this, "cut",
