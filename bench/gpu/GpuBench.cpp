@@ -49,6 +49,19 @@ const std::vector<std::string> kGatherVariants = {
     "gather_c2",    "gather_c4",     "gather_c8",     "gather_align32",
     "gather_base"};
 
+/// Variants benchmarked but not bitwise equal to the default, so checked
+/// only against the CPU build (GpuCheck.cpp): `fma`, with FMA contraction
+/// (fp-contract=1).
+const std::vector<std::string> kRoundingVariants = {"gather_fma"};
+
+/// Every variant the benchmark times.
+std::vector<std::string> getTimedVariants() {
+  std::vector<std::string> timed = kGatherVariants;
+  timed.insert(timed.end(), kRoundingVariants.begin(),
+               kRoundingVariants.end());
+  return timed;
+}
+
 /// One problem per element type, kept across the variants and repetitions
 /// of one kernel and size: filling up to 7 GiB on the host for every
 /// repetition would take longer than the timing. The sweeps' memory
@@ -180,12 +193,12 @@ void printBlockSummary(const SummaryReporter &r, int64_t n) {
         };
         double base = time(sweep);
         bool any = false;
-        for (const std::string &block : kGatherVariants)
+        for (const std::string &block : getTimedVariants())
           any |= time(sweep + block.substr(std::strlen("gather"))) != 0;
         if (!base || !any)
           continue;
         std::printf("%-12s %-4s %-7s", getInfo(k).name, type, sweep);
-        for (const std::string &block : kGatherVariants) {
+        for (const std::string &block : getTimedVariants()) {
           std::string suffix = block.substr(std::strlen("gather"));
           double t = time(sweep + suffix);
           std::printf(" %s %.2f", suffix.c_str() + 1, t ? t / base : 0.0);
@@ -245,7 +258,7 @@ int main(int argc, char **argv) {
   // The variants of primal and gather adjoint, at the largest size.
   int64_t largest = *std::max_element(sizes.begin(), sizes.end());
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
-    for (const std::string &block : kGatherVariants)
+    for (const std::string &block : getTimedVariants())
       for (std::string sweep : {"primal", "gather"}) {
         std::string v = sweep + block.substr(std::strlen("gather"));
         benchmark::RegisterBenchmark(benchName(k, "f64", largest, v).c_str(),

@@ -82,20 +82,24 @@ bool openLib(Library &lib, const std::string &path, Kernel k, Counts &c) {
 /// GPU against CPU at size n: primal output, gather adjoint, atomic adjoint.
 /// With `shadowOffset`, the shadows start that many elements into their
 /// buffers, which runs the adjoints' 64-bit kernels.
-/// dense27 also runs `gather_call` (bench/kernels/dense27_call.mlir: the
-/// products through a function with partials, called on the device): its
-/// primal and adjoint against the CPU build of dense27.
+/// Besides the default kernels, `gather_fma` (fp-contract=1: agrees with
+/// the CPU to rounding, not bitwise) and, for dense27, `gather_call`
+/// (bench/kernels/dense27_call.mlir: the products through a function with
+/// partials, called on the device): their primals and adjoints against the
+/// CPU build.
 template <typename T>
 void checkSize(const std::string &dir, Kernel k, int64_t n, Counts &c,
                int64_t shadowOffset = 0) {
   const KernelInfo &info = getInfo(k);
-  Library cpu, gather, atomic, call;
+  Library cpu, gather, atomic, fma, call;
   if (!openLib(cpu, libraryPath(dir, k, typeName<T>(), "cpu"), k, c) ||
       !openLib(gather, libraryPath(dir, k, typeName<T>(), "gather"), k, c) ||
       !openLib(atomic, libraryPath(dir, k, typeName<T>(), "atomic"), k, c))
     return;
   std::vector<std::pair<const Library *, const char *>> gpus = {
       {&gather, "gather"}, {&atomic, "atomic"}};
+  if (openLib(fma, libraryPath(dir, k, typeName<T>(), "gather_fma"), k, c))
+    gpus.push_back({&fma, "gather_fma"});
   if (k == Kernel::Dense27 &&
       openLib(call, libraryPath(dir, k, typeName<T>(), "gather_call"), k, c))
     gpus.push_back({&call, "gather_call"});

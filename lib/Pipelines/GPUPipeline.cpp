@@ -72,6 +72,8 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   toAffine.scatter = o.scatter;
   toAffine.allParallel = true;
   pm.addPass(createConvertStencilToAffinePass(toAffine));
+  if (o.fpContract)
+    pm.addPass(createStencilAllowContractionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());

@@ -167,6 +167,12 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
                      "overlap, as on the CPU) so that arrays a kernel only "
                      "reads go through the read-only data path"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Allow FMA contraction in the kernels (fewer "
+                     "instructions; results differ from the CPU build's in "
+                     "the last bits)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU architecture (nvvm target)"),
       llvm::cl::init("sm_90")};
