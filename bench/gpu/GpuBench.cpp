@@ -76,7 +76,10 @@ template <typename T> Problem<T> &getProblem(Kernel k, int64_t n) {
   return *cached;
 }
 
-/// Times one call of `variant` (primal, gather, atomic or copy).
+/// Times one call of `variant` (primal, gather, atomic, copy: a
+/// device-to-device copy of one array, or memset: one array zeroed by
+/// cudaMemsetAsync, the write-only stream to compare the adjoints' resets
+/// with).
 template <typename T>
 void runBenchmark(benchmark::State &state, Kernel k, int64_t n,
                   std::string variant) {
@@ -85,12 +88,12 @@ void runBenchmark(benchmark::State &state, Kernel k, int64_t n,
   Library lib;
   std::string error;
   const char *type = sizeof(T) == 8 ? "f64" : "f32";
-  bool copy = variant == "copy";
+  bool copy = variant == "copy", memset = variant == "memset";
   // primal[_b<shape>] calls the primal of gather[_b<shape>].
   bool adjoint = variant.rfind("primal", 0) != 0;
   std::string libVariant =
       adjoint ? variant : "gather" + variant.substr(std::strlen("primal"));
-  if (!copy && !lib.open(libraryPath(libDir, k, type, libVariant), info.name,
+  if (!copy && !memset && !lib.open(libraryPath(libDir, k, type, libVariant), info.name,
                          error)) {
     state.SkipWithError(error.c_str());
     return;
@@ -99,6 +102,7 @@ void runBenchmark(benchmark::State &state, Kernel k, int64_t n,
   checkCuda(cudaEventCreate(&start), "cudaEventCreate");
   checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
   unsigned transfers = copy                ? 2
+                       : memset            ? 1
                        : adjoint           ? info.adjointTransfers
                                            : info.primalTransfers;
   for (auto _ : state) {
@@ -107,6 +111,9 @@ void runBenchmark(benchmark::State &state, Kernel k, int64_t n,
       checkCuda(cudaMemcpyAsync(p.device(false, 0), p.device(false, 1),
                                 p.bytes(), cudaMemcpyDeviceToDevice, 0),
                 "cudaMemcpyAsync");
+    else if (memset)
+      checkCuda(cudaMemsetAsync(p.device(false, 0), 0, p.bytes(), 0),
+                "cudaMemsetAsync");
     else
       p.call(lib, adjoint, true);
     checkCuda(cudaEventRecord(stop, 0), "cudaEventRecord");
@@ -147,9 +154,9 @@ std::string benchName(Kernel k, const char *type, int64_t n,
 }
 
 void printSummary(const SummaryReporter &r, const std::vector<int64_t> &sizes) {
-  std::printf("\n%-22s %6s %9s %9s %9s %9s %9s %9s\n", "kernel", "n",
+  std::printf("\n%-22s %6s %9s %9s %9s %9s %9s %9s %9s\n", "kernel", "n",
               "adj/prim", "atom/gath", "prim/copy", "gath/copy", "atom/copy",
-              "GPts/s");
+              "set/copy", "GPts/s");
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
     for (const char *type : {"f64", "f32"})
       for (int64_t n : sizes) {
@@ -158,7 +165,8 @@ void printSummary(const SummaryReporter &r, const std::vector<int64_t> &sizes) {
           return it == r.medians.end() ? 0.0 : it->second;
         };
         double prim = time("primal"), gath = time("gather"),
-               atom = time("atomic"), copy = time("copy");
+               atom = time("atomic"), copy = time("copy"),
+               set = time("memset");
         if (!prim || !gath || !atom || !copy)
           continue;
         const KernelInfo &info = getInfo(k);
@@ -168,15 +176,17 @@ void printSummary(const SummaryReporter &r, const std::vector<int64_t> &sizes) {
         };
         double points = double(n) * n * n;
         // Median times are in milliseconds.
-        std::printf("%-22s %6lld %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
-                    (std::string(info.name) + "_" + type).c_str(),
-                    (long long)n, gath / prim, atom / gath,
-                    share(prim, info.primalTransfers),
-                    share(gath, info.adjointTransfers),
-                    share(atom, info.adjointTransfers), points / gath / 1e6);
+        std::printf(
+            "%-22s %6lld %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
+            (std::string(info.name) + "_" + type).c_str(), (long long)n,
+            gath / prim, atom / gath, share(prim, info.primalTransfers),
+            share(gath, info.adjointTransfers),
+            share(atom, info.adjointTransfers), set ? share(set, 1) : 0.0,
+            points / gath / 1e6);
       }
   std::printf("(ratios of median times; x/copy: the sweep's bytes per second "
-              "over the device-to-device copy's)\n");
+              "over the device-to-device copy's; set: cudaMemsetAsync of one "
+              "array)\n");
 }
 
 /// Primal and gather adjoint time of every variant of `gather` over the
@@ -245,7 +255,7 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&restCount, rest.data());
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
     for (int64_t n : sizes)
-      for (std::string v : {"primal", "gather", "atomic", "copy"}) {
+      for (std::string v : {"primal", "gather", "atomic", "copy", "memset"}) {
         benchmark::RegisterBenchmark(
             benchName(k, "f64", n, v).c_str(), runBenchmark<double>, k, n, v)
             ->UseManualTime()
