@@ -55,10 +55,12 @@ static const char *const kPipelines[] = {
     ("builtin.module(stencil-adjoint,stencil-distribute{grid=2,1,2},"
      "convert-to-omp)"),
     // The GPU route (docs/GPU.md) to PTX: the check, the guarded gather
-    // form, the block mapping, upstream's GPU lowering and serialization.
+    // form, the block mapping, upstream's GPU lowering and serialization;
+    // the second with the options that are off by default (aligned
+    // innermost loops, FMA).
     "builtin.module(stencil-adjoint,convert-to-gpu{format=isa})",
-    ("builtin.module(stencil-adjoint,"
-     "convert-to-gpu{format=isa scatter=atomic block=16,4,2})"),
+    ("builtin.module(stencil-adjoint,convert-to-gpu{format=isa "
+     "scatter=atomic block=16,4,2 align=32 fp-contract=1})"),
 };
 
 namespace {
