@@ -103,8 +103,16 @@ if (config.stencil_have_mpi.upper() in ("TRUE", "ON", "1", "YES")
     config.substitutions.append(("%mpicc", shutil.which("mpicc")))
     # One node, started by fork: nothing to resolve or log into (a fresh
     # chroot has no ssh and may not resolve the host's name).
+    mpirun = shutil.which("mpirun") + " -launcher fork -hosts localhost"
+    # %mpirun_fails: a launch that must fail (as `not %mpirun`), killed
+    # with the ranks it leaves if it has not ended in 120 s
+    # (Inputs/mpirun_fails.py: hydra can lose ranks during an MPI_Abort).
+    # Listed first: lit substitutes in order, and %mpirun is its prefix.
     config.substitutions.append(
-        ("%mpirun", shutil.which("mpirun") + " -launcher fork -hosts localhost"))
+        ("%mpirun_fails", sys.executable + " " + os.path.join(
+            config.test_source_root, "Integration", "Inputs",
+            "mpirun_fails.py") + " --timeout 120 " + mpirun))
+    config.substitutions.append(("%mpirun", mpirun))
     config.substitutions.append(
         ("%dist_runtime",
          os.path.join(config.stencil_obj_root, "lib", "libStencilDistRuntime.a")))
