@@ -26,7 +26,8 @@ PR_SET_CHILD_SUBREAPER = 36
 
 
 def descendants(root):
-    """The pids of all live processes below `root`."""
+    """The pids of the processes below `root` that still run (zombies, which
+    only wait to be reaped, pass on their children but are not listed)."""
     children = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -34,14 +35,16 @@ def descendants(root):
         try:
             with open(f"/proc/{entry}/stat") as f:
                 # The command name may hold spaces: fields follow its ')'.
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                fields = f.read().rsplit(")", 1)[1].split()
+            state, ppid = fields[0], int(fields[1])
         except (OSError, IndexError, ValueError):
             continue
-        children.setdefault(ppid, []).append(int(entry))
+        children.setdefault(ppid, []).append((int(entry), state))
     found, todo = [], [root]
     while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
+        for child, state in children.get(todo.pop(), []):
+            if state != "Z":
+                found.append(child)
             todo.append(child)
     return found
 
