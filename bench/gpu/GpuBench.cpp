@@ -194,6 +194,7 @@ void printSummary(const SummaryReporter &r, const std::vector<int64_t> &sizes) {
 void printBlockSummary(const SummaryReporter &r, int64_t n) {
   std::printf("\nvariants at n=%lld (time / the default's):\n",
               (long long)n);
+  const std::vector<std::string> variants = getTimedVariants();
   for (Kernel k : {Kernel::Wave3d, Kernel::Dense27})
     for (const char *type : {"f64", "f32"})
       for (const char *sweep : {"primal", "gather"}) {
@@ -203,12 +204,12 @@ void printBlockSummary(const SummaryReporter &r, int64_t n) {
         };
         double base = time(sweep);
         bool any = false;
-        for (const std::string &block : getTimedVariants())
+        for (const std::string &block : variants)
           any |= time(sweep + block.substr(std::strlen("gather"))) != 0;
         if (!base || !any)
           continue;
         std::printf("%-12s %-4s %-7s", getInfo(k).name, type, sweep);
-        for (const std::string &block : getTimedVariants()) {
+        for (const std::string &block : variants) {
           std::string suffix = block.substr(std::strlen("gather"));
           double t = time(sweep + suffix);
           std::printf(" %s %.2f", suffix.c_str() + 1, t ? t / base : 0.0);

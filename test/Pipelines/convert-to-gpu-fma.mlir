@@ -1,5 +1,5 @@
 // RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint \
-// RUN:   "--convert-to-gpu=format=isa" | FileCheck %s --check-prefix=EXACT
+// RUN:   "--convert-to-gpu=format=isa" | FileCheck %s
 // RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint \
 // RUN:   "--convert-to-gpu=format=isa fp-contract=1" | FileCheck %s --check-prefix=FMA
 
@@ -11,9 +11,9 @@
 // floating-point instructions for dense stencils (docs/GPU.md). The PTX
 // of all kernels is in the output as escaped strings.
 
-// EXACT-NOT: fma.rn.f64
-// EXACT: mul.rn.f64
-// EXACT-NOT: fma.rn.f64
+// CHECK-NOT: fma.rn.f64
+// CHECK: mul.rn.f64
+// CHECK-NOT: fma.rn.f64
 
 // FMA-NOT: mul.rn.f64
 // FMA: fma.rn.f64
