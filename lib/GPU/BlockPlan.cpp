@@ -35,6 +35,8 @@ void BlockPlan::printJSON(raw_ostream &os) const {
   if (alignedLower)
     object["aligned_lower"] =
         llvm::json::Array{static_cast<int64_t>(*lower), *alignedLower};
+  if (rowPoints > 1)
+    object["row_points"] = rowPoints;
   os << llvm::json::Value(std::move(object));
 }
 
@@ -49,6 +51,14 @@ void mlir::stencil::planInnerAlignment(BlockPlan &plan,
     return;
   plan.lower = *lower;
   plan.alignedLower = rounded;
+}
+
+void mlir::stencil::planRowPoints(BlockPlan &plan, int64_t requested,
+                                  bool reads) {
+  if (requested > 0)
+    plan.rowPoints = requested;
+  else
+    plan.rowPoints = reads ? 1 : kDefaultStoreOnlyRowPoints;
 }
 
 SmallVector<int64_t> mlir::stencil::getDefaultBlock(unsigned numLoops) {

@@ -19,7 +19,9 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILMAPTOGPUPASS
@@ -112,12 +114,67 @@ static void alignInnermost(scf::ParallelOp loop, const BlockPlan &plan) {
                                terminator->getIterator());
 }
 
+/// Whether `loop`'s body reads memory: loads, atomic updates, calls.
+static bool readsMemory(scf::ParallelOp loop) {
+  return loop.getBody()
+      ->walk([](Operation *op) {
+        if (isa<memref::StoreOp, scf::YieldOp, scf::IfOp, scf::ForOp>(op) ||
+            isMemoryEffectFree(op))
+          return WalkResult::advance();
+        return WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
+/// Makes each thread of the tiled nest (`blocks`, `threads`) run `points`
+/// points of the innermost loop, a block's width apart: the block loop's
+/// step grows `points` times and the thread body is repeated with the
+/// block's index advanced by one block width per copy. A copy runs only
+/// where that index is below the upper bound; the tiling's own bounds
+/// check, which the copy inherits, covers the threads beyond it.
+static void repeatAlongRows(scf::ParallelOp blocks, scf::ParallelOp threads,
+                            int64_t points) {
+  unsigned inner = blocks.getNumLoops() - 1;
+  Location loc = blocks.getLoc();
+  OpBuilder b(blocks);
+  Value width = blocks.getStep()[inner];
+  blocks.getStepMutable()[inner].set(arith::MulIOp::create(
+      b, loc, width, arith::ConstantIndexOp::create(b, loc, points)));
+  Value start = blocks.getInductionVars()[inner];
+  Value upper = blocks.getUpperBound()[inner];
+  Block *body = threads.getBody();
+  Operation *terminator = body->getTerminator();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body->without_terminator())
+    ops.push_back(&op);
+  b.setInsertionPoint(terminator);
+  for (int64_t p = 1; p < points; ++p) {
+    Value offset = arith::MulIOp::create(
+        b, loc, width, arith::ConstantIndexOp::create(b, loc, p));
+    Value shifted = arith::AddIOp::create(b, loc, start, offset);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          shifted, upper);
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    OpBuilder copy = OpBuilder::atBlockTerminator(guard.thenBlock());
+    IRMapping mapping;
+    mapping.map(start, shifted);
+    for (Operation *op : ops)
+      copy.clone(*op, mapping);
+  }
+}
+
 namespace {
 struct StencilMapToGPUPass
     : public mlir::stencil::impl::StencilMapToGPUPassBase<StencilMapToGPUPass> {
   using Base::Base;
 
   LogicalResult mapNest(scf::ParallelOp loop) {
+    // scf::tileParallelLoop would drop the results; --stencil-check-gpu
+    // refuses the domains with results that lower to such nests.
+    if (loop.getNumReductions() != 0)
+      return loop.emitOpError()
+             << "cannot be mapped to the GPU: nests with reductions are not "
+                "supported yet";
     std::string error;
     FailureOr<BlockPlan> plan =
         planBlockShape(loop.getNumLoops(), block, error);
@@ -126,7 +183,8 @@ struct StencilMapToGPUPass
     unsigned inner = loop.getNumLoops() - 1;
     planInnerAlignment(*plan, getConstantIntValue(loop.getLowerBound()[inner]),
                        getConstantIntValue(loop.getStep()[inner]),
-                       loop.getNumReductions() != 0, align);
+                       /*reduces=*/false, align);
+    planRowPoints(*plan, rowPoints, readsMemory(loop));
     if (report) {
       std::string json;
       llvm::raw_string_ostream os(json);
@@ -140,6 +198,8 @@ struct StencilMapToGPUPass
     if (failed(setMapping(blocks, *plan, /*threads=*/false)) ||
         failed(setMapping(threads, *plan, /*threads=*/true)))
       return blocks.emitOpError() << "has an invalid GPU mapping";
+    if (plan->rowPoints > 1)
+      repeatAlongRows(blocks, threads, plan->rowPoints);
     return success();
   }
 
@@ -148,6 +208,12 @@ struct StencilMapToGPUPass
     std::string error;
     if (failed(planBlockShape(3, block, error))) {
       module.emitError() << "stencil-map-to-gpu: block=: " << error;
+      return signalPassFailure();
+    }
+    if (rowPoints < 0) {
+      module.emitError() << "stencil-map-to-gpu: row-points= must be 0 "
+                            "(chosen per nest) or positive, got "
+                         << static_cast<int64_t>(rowPoints);
       return signalPassFailure();
     }
     for (scf::ParallelOp loop : getOutermostParallelNests(module))

@@ -81,6 +81,7 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   StencilMapToGPUPassOptions map;
   map.block.assign(o.block.begin(), o.block.end());
   map.align = o.align;
+  map.rowPoints = o.rowPoints;
   pm.addPass(createStencilMapToGPUPass(map));
   if (o.index32) {
     StencilNarrowGPUIndicesPassOptions narrow;

@@ -11,22 +11,24 @@
 // The block plan (lib/GPU/BlockPlan.cpp) maps the innermost loop to x, so
 // that a warp's threads touch consecutive elements, the next to y, the
 // third to z; loops beyond three run sequentially in each thread. Default
-// shapes have 256 threads: 256 in 1-D, 32x8 in 2-D, 32x8x1 in 3-D.
+// shapes have 256 threads: 256 in 1-D, 32x8 in 2-D, 32x8x1 in 3-D. Nests
+// that store without loading (@four_d, @aligned) run 4 points of a row per
+// thread (row_points; test/GPU/map-rows.mlir).
 
 // CHECK: remark: gpu block plan: {"axis":["z","y","x"],"threads":256,"tile":[1,8,32]}
 // CHECK: remark: gpu block plan: {"axis":["z","y","x"],"threads":256,"tile":[1,8,32]}
 // CHECK: remark: gpu block plan: {"axis":["x"],"threads":256,"tile":[256]}
-// CHECK: remark: gpu block plan: {"axis":["sequential","z","y","x"],"threads":256,"tile":[1,1,8,32]}
-// CHECK: remark: gpu block plan: {"aligned_lower":[3,0],"axis":["y","x"],"threads":256,"tile":[8,32]}
-// CHECK: remark: gpu block plan: {"aligned_lower":[35,32],"axis":["x"],"threads":256,"tile":[256]}
-// CHECK: remark: gpu block plan: {"axis":["y","x"],"threads":256,"tile":[8,32]}
-// NOALIGN: remark: gpu block plan: {"axis":["y","x"],"threads":256,"tile":[8,32]}
-// NOALIGN: remark: gpu block plan: {"axis":["x"],"threads":256,"tile":[256]}
-// NOALIGN: remark: gpu block plan: {"axis":["y","x"],"threads":256,"tile":[8,32]}
+// CHECK: remark: gpu block plan: {"axis":["sequential","z","y","x"],"row_points":4,"threads":256,"tile":[1,1,8,32]}
+// CHECK: remark: gpu block plan: {"aligned_lower":[3,0],"axis":["y","x"],"row_points":4,"threads":256,"tile":[8,32]}
+// CHECK: remark: gpu block plan: {"aligned_lower":[35,32],"axis":["x"],"row_points":4,"threads":256,"tile":[256]}
+// CHECK: remark: gpu block plan: {"axis":["y","x"],"row_points":4,"threads":256,"tile":[8,32]}
+// NOALIGN: remark: gpu block plan: {"axis":["y","x"],"row_points":4,"threads":256,"tile":[8,32]}
+// NOALIGN: remark: gpu block plan: {"axis":["x"],"row_points":4,"threads":256,"tile":[256]}
+// NOALIGN: remark: gpu block plan: {"axis":["y","x"],"row_points":4,"threads":256,"tile":[8,32]}
 // BLOCK: remark: gpu block plan: {"axis":["z","y","x"],"threads":256,"tile":[2,2,64]}
 // BLOCK: remark: gpu block plan: {"axis":["z","y","x"],"threads":256,"tile":[2,2,64]}
 // BLOCK: remark: gpu block plan: {"axis":["x"],"threads":64,"tile":[64]}
-// BLOCK: remark: gpu block plan: {"axis":["sequential","z","y","x"],"threads":256,"tile":[1,2,2,64]}
+// BLOCK: remark: gpu block plan: {"axis":["sequential","z","y","x"],"row_points":4,"threads":256,"tile":[1,2,2,64]}
 // TOOMANY: error: stencil-map-to-gpu: block=: a block has at most 1024 threads
 // ZERO: error: stencil-map-to-gpu: block=: threads per block must be at least 1, got 0
 // FOURD: error: stencil-map-to-gpu: block=: a block has at most three dimensions (x,y,z), got 4

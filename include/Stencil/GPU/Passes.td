@@ -65,6 +65,17 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
       are multiples of 32) its accesses at offset 0 fill whole 32-byte
       sectors. On an H200 this made wave3d's primal 5-6% faster and
       dense27's 16% slower (docs/GPU.md), so it is off by default.
+    - `row-points=P` makes each thread run P points of the innermost
+      dimension, a block's width apart (a block of 32 threads in x then
+      covers 32 * P points of a row). The default 0 chooses per nest: 4
+      for a nest that stores without reading memory (the reset of an
+      output adjoint), 1 otherwise.
+      Such a reset is so short per block that the rate at which the GPU
+      starts blocks bounds it: on an H200, 4 points made the f32 reset
+      1.4x faster (docs/GPU.md). Each copy runs where its index is in
+      bounds; each point is still written once, by one thread.
+    - Nests with reductions are refused (not supported yet; the pipeline's
+      `stencil-check-gpu` refuses the domains that lower to them).
     - Temporaries (`memref.alloc` / `memref.dealloc` outside the nests)
       become `gpu.alloc` / `gpu.dealloc`: device memory, like the
       arguments.
@@ -80,6 +91,9 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"align", "align", "int64_t", "::mlir::stencil::kDefaultGPUAlign",
            "Start innermost loops at a multiple of this many elements "
            "(1: as they are)">,
+    Option<"rowPoints", "row-points", "int64_t", "0",
+           "Points of the innermost dimension per thread, a block's width "
+           "apart (0: 4 in nests that only store, 1 otherwise)">,
     Option<"report", "report", "bool", "false",
            "Print each nest's block plan as a remark (JSON)">,
   ];

@@ -128,6 +128,12 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
                      "this many elements, the threads before its first "
                      "point idle (1, the default: at the first point)"),
       llvm::cl::init(kDefaultGPUAlign)};
+  PassOptions::Option<int64_t> rowPoints{
+      *this, "row-points",
+      llvm::cl::desc("Points of the innermost dimension each thread runs, "
+                     "a block's width apart (0, the default: 4 in nests "
+                     "that only store, such as resets, 1 otherwise)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> cut{
       *this, "cut",
       llvm::cl::desc("Store values that statements at several shifts share "
