@@ -41,13 +41,15 @@ std::string libDir = ".";
 /// without `noalias` (`alias`), with 1, 2, 4 or 8 outer points per
 /// thread in every nest (`c1` ... `c8`; the default chooses per nest),
 /// with innermost loops that start at a multiple of 32 instead of their
-/// first point (`align32`), and without any of 32-bit indices, `noalias`
-/// and coarsening (`base`, the form before them).
+/// first point (`align32`), with 1 or 2 points of a row per thread in
+/// every nest (`r1`: the resets as before row points; `r2`; the default
+/// runs 4 in nests that only store, 1 elsewhere), and without any of
+/// 32-bit indices, `noalias` and coarsening (`base`, the form before them).
 const std::vector<std::string> kGatherVariants = {
     "gather_b64x4", "gather_b128",   "gather_b16x16", "gather_b32x4x2",
     "gather_i64",   "gather_i32acc", "gather_alias",  "gather_c1",
     "gather_c2",    "gather_c4",     "gather_c8",     "gather_align32",
-    "gather_base"};
+    "gather_r1",    "gather_r2",     "gather_base"};
 
 /// Variants benchmarked but not bitwise equal to the default, so checked
 /// only against the CPU build (GpuCheck.cpp): `fma`, with FMA contraction
