@@ -210,9 +210,10 @@ struct StencilMapToGPUPass
       module.emitError() << "stencil-map-to-gpu: block=: " << error;
       return signalPassFailure();
     }
-    if (rowPoints < 0) {
+    if (rowPoints < 0 || rowPoints > kMaxRowPoints) {
       module.emitError() << "stencil-map-to-gpu: row-points= must be 0 "
-                            "(chosen per nest) or positive, got "
+                            "(chosen per nest) or 1 to "
+                         << kMaxRowPoints << ", got "
                          << static_cast<int64_t>(rowPoints);
       return signalPassFailure();
     }

@@ -2,6 +2,7 @@
 // RUN: stencil-opt %s "--stencil-map-to-gpu=report row-points=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: stencil-opt %s "--stencil-map-to-gpu=report row-points=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: not stencil-opt %s --stencil-map-to-gpu=row-points=-1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not stencil-opt %s --stencil-map-to-gpu=row-points=65 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOOMANY
 
 // row_points: a nest that stores without reading memory (the reset of an
 // output adjoint) runs 4 points of its innermost dimension per thread, a
@@ -18,7 +19,8 @@
 // TWO: remark: gpu block plan: {"axis":["y","x"],"row_points":2,"threads":256,"tile":[8,32]}
 // TWO: remark: gpu block plan: {"axis":["x"],"row_points":2,"threads":256,"tile":[256]}
 // TWO: remark: gpu block plan: {"axis":["y","x"],"row_points":2,"threads":256,"tile":[8,32]}
-// NEGATIVE: error: stencil-map-to-gpu: row-points= must be 0 (chosen per nest) or positive, got -1
+// NEGATIVE: error: stencil-map-to-gpu: row-points= must be 0 (chosen per nest) or 1 to 64, got -1
+// TOOMANY: error: stencil-map-to-gpu: row-points= must be 0 (chosen per nest) or 1 to 64, got 65
 
 // The block loop steps 32 * 4 along j. Each thread runs the tiled body
 // (its bounds check, then the store) at j, then copies of it at j + 32,

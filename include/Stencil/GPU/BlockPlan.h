@@ -58,6 +58,9 @@ void planInnerAlignment(BlockPlan &plan, std::optional<int64_t> lower,
 /// soon that the rate at which the GPU starts blocks bounds the kernel.
 /// Measured on an H200 (docs/GPU.md), 4 made the f32 reset 1.4x faster.
 constexpr int64_t kDefaultStoreOnlyRowPoints = 4;
+/// The most points per thread `row-points` may ask for: each is a copy of
+/// the nest's body.
+constexpr int64_t kMaxRowPoints = 64;
 
 /// Plans `plan.rowPoints`: `requested` where it is positive, otherwise
 /// kDefaultStoreOnlyRowPoints for a nest that reads no memory (`reads`

@@ -69,7 +69,7 @@ def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {
       dimension, a block's width apart (a block of 32 threads in x then
       covers 32 * P points of a row). The default 0 chooses per nest: 4
       for a nest that stores without reading memory (the reset of an
-      output adjoint), 1 otherwise.
+      output adjoint), 1 otherwise; at most 64.
       Such a reset is so short per block that the rate at which the GPU
       starts blocks bounds it: on an H200, 4 points made the f32 reset
       1.4x faster (docs/GPU.md). Each copy runs where its index is in
