@@ -2,7 +2,7 @@
 #===- install-deps.sh - Install the build and test dependencies ----------===//
 #
 # Installs, with apt-get, exactly the Debian 12 packages the project needs
-# (docs/Install.md): LLVM/MLIR 22 headers, archives and tools, clang-22,
+# (README.md, "Quick start"): LLVM/MLIR 22 headers, archives and tools, clang-22,
 # libomp, GCC (the second compiler CI builds with), Google Benchmark, CMake,
 # Ninja, lld, python3 with NumPy, pytest and matplotlib (the Python package
 # and its example), and debootstrap (scripts/fresh-machine-test.sh).
