@@ -43,8 +43,8 @@ void BlockPlan::printJSON(raw_ostream &os) const {
 void mlir::stencil::planInnerAlignment(BlockPlan &plan,
                                        std::optional<int64_t> lower,
                                        std::optional<int64_t> step,
-                                       bool reduces, int64_t align) {
-  if (align <= 1 || !lower || step != 1 || reduces)
+                                       int64_t align) {
+  if (align <= 1 || !lower || step != 1)
     return;
   int64_t rounded = llvm::divideFloorSigned(*lower, align) * align;
   if (rounded == *lower)

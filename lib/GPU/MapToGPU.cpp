@@ -182,8 +182,7 @@ struct StencilMapToGPUPass
       return loop.emitOpError() << "cannot be mapped to the GPU: " << error;
     unsigned inner = loop.getNumLoops() - 1;
     planInnerAlignment(*plan, getConstantIntValue(loop.getLowerBound()[inner]),
-                       getConstantIntValue(loop.getStep()[inner]),
-                       /*reduces=*/false, align);
+                       getConstantIntValue(loop.getStep()[inner]), align);
     planRowPoints(*plan, rowPoints, readsMemory(loop));
     if (report) {
       std::string json;

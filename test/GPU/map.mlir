@@ -92,8 +92,8 @@ func.func @four_d(%a: memref<?x?x?x?xf64>, %n: index) {
 // threads before the first point idle: each warp's row then starts on an
 // aligned element. Loops starting
 // at a multiple (the first nest of @copy3d starts at 1 in its outer
-// dimension only), at a value not known at compile time, or nests with
-// reductions stay as they are.
+// dimension only) or at a value not known at compile time stay as they
+// are (nests with reductions are refused: map-reduce.mlir).
 // CHECK-LABEL: func.func @aligned(
 // CHECK-SAME: %[[A:.+]]: memref<?x?xf64>, %[[X:.+]]: memref<?xf64>, %[[N:.+]]: index, %[[M:.+]]: index)
 // CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index

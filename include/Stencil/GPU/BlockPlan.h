@@ -46,12 +46,11 @@ struct BlockPlan {
 SmallVector<int64_t> getDefaultBlock(unsigned numLoops);
 
 /// Plans the alignment of the innermost loop (`lower`, `alignedLower` of
-/// `plan`): for a loop that starts at the constant `lower` with step 1, in
-/// a nest without reductions, `lower` rounded down to a multiple of
-/// `align` when it is not one already. Nothing for `align` <= 1.
+/// `plan`): for a loop that starts at the constant `lower` with step 1,
+/// `lower` rounded down to a multiple of `align` when it is not one
+/// already. Nothing for `align` <= 1.
 void planInnerAlignment(BlockPlan &plan, std::optional<int64_t> lower,
-                        std::optional<int64_t> step, bool reduces,
-                        int64_t align);
+                        std::optional<int64_t> step, int64_t align);
 
 /// Points per thread along the innermost loop of a nest that stores
 /// without loading (the reset of an output adjoint): such blocks end so
