@@ -23,29 +23,33 @@
 #include <cuda_runtime.h>
 #define CK(x) do { cudaError_t e = (x); if (e) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
 
+// A: one point per thread, a block of blockDim.x x blockDim.y points of
+// one plane (the form the compiler emitted before row points).
 template <class T> __global__ void kA(T *a, int n, int lo, int hi) {
   int k = lo + blockIdx.x * blockDim.x + threadIdx.x, j = lo + blockIdx.y * blockDim.y + threadIdx.y, i = lo + blockIdx.z;
   if (k < hi && j < hi && i < hi) a[(i * n + j) * n + k] = 0;
 }
+// X: F points of a row per thread, blockDim.x apart (row points).
 template <class T, int F> __global__ void kX(T *a, int n, int lo, int hi) {
   int k0 = lo + blockIdx.x * blockDim.x * F + threadIdx.x, j = lo + blockIdx.y * blockDim.y + threadIdx.y, i = lo + blockIdx.z;
   if (j >= hi) return;
   #pragma unroll
   for (int f = 0; f < F; ++f) { int k = k0 + f * blockDim.x; if (k < hi) a[(i * n + j) * n + k] = 0; }
 }
-// A with 4 rows per thread along j... no: rows per warp along k (loop)
+// B: one warp per row, looping along k.
 template <class T> __global__ void kB(T *a, int n, int lo, int hi) {
   int j = lo + blockIdx.x * blockDim.y + threadIdx.y, i = lo + blockIdx.y;
   if (j >= hi) return;
   T *row = a + ((size_t)i * n + j) * n;
   for (int k = lo + threadIdx.x; k < hi; k += 32) row[k] = 0;
 }
+// C: one block per row, looping along k.
 template <class T> __global__ void kC(T *a, int n, int lo, int hi) {
   int j = lo + blockIdx.x, i = lo + blockIdx.y;
   T *row = a + ((size_t)i * n + j) * n;
   for (int k = lo + threadIdx.x; k < hi; k += blockDim.x) row[k] = 0;
 }
-// vector stores: per row, aligned 16B body
+// E: as B with 16-byte stores over the row's aligned body.
 template <class T> __global__ void kE(T *a, int n, int lo, int hi) {
   int j = lo + blockIdx.x * blockDim.y + threadIdx.y, i = lo + blockIdx.y;
   if (j >= hi) return;
@@ -62,7 +66,7 @@ template <class T> __global__ void kE(T *a, int n, int lo, int hi) {
   int tail = lo + head + body * V;
   if (tail + (int)threadIdx.x < hi) row[tail + threadIdx.x] = 0;
 }
-// grid-stride over flattened rows
+// D: a grid-stride loop over the box's points, flattened.
 template <class T> __global__ void kD(T *a, int n, int lo, int hi) {
   int m = hi - lo;
   size_t total = (size_t)m * m * m;
@@ -71,7 +75,8 @@ template <class T> __global__ void kD(T *a, int n, int lo, int hi) {
     a[((size_t)(i + lo) * n + j + lo) * n + k + lo] = 0;
   }
 }
-// flattened span: thread per linear element from the box's first to last
+// F: one thread per element of the span from the box's first point to
+// its last, storing where the element is in the box (F4: 16 bytes each).
 template <class T> __global__ void kF(T *a, int n, int lo, int hi, unsigned start, unsigned end) {
   unsigned p = start + blockIdx.x * blockDim.x + threadIdx.x;
   if (p >= end) return;
