@@ -54,6 +54,7 @@ private:
   void emitDispatch(Value kind, ValueRange carried);
   Value emitTripCount();
   SmallVector<Value> initialBinding();
+  SmallVector<BlockArgument> stateArguments(func::FuncOp func);
   void findStateReads();
   void planHandOvers();
   void emitStepAdjointCall(Value index, ValueRange operands);
@@ -357,16 +358,24 @@ static SmallVector<Value> stateArrays(ValueRange binding,
   return arrays;
 }
 
-void TimeLoopDifferentiator::findStateReads() {
-  // The step's arguments are its captures, the rotated arrays, the step
-  // index; its adjoint's start the same way.
-  Block &entry = stepAdjoint.getBody().front();
+/// The arguments of `func` (the step or its adjoint: captures, rotated
+/// arrays, step index, ...) that hold the state, in snapshot order
+/// (stateArrays): the rotated arrays, then the written captures.
+SmallVector<BlockArgument>
+TimeLoopDifferentiator::stateArguments(func::FuncOp func) {
+  Block &entry = func.getBody().front();
   SmallVector<BlockArgument> state;
-  for (auto [k, capture] : llvm::enumerate(stepCaptures))
-    if (llvm::is_contained(plan.writtenCaptures, capture))
-      state.push_back(entry.getArgument(k));
   for (unsigned k = 0; k < plan.arrays.size(); ++k)
     state.push_back(entry.getArgument(stepCaptures.size() + k));
+  for (Value capture : plan.writtenCaptures)
+    state.push_back(
+        entry.getArgument(llvm::find(stepCaptures, capture) -
+                          stepCaptures.begin()));
+  return state;
+}
+
+void TimeLoopDifferentiator::findStateReads() {
+  SmallVector<BlockArgument> state = stateArguments(stepAdjoint);
   pruneUnreadStores(stepAdjoint, state);
   for (BlockArgument arg : state)
     stateRead.push_back(readsStateContents(arg));

@@ -126,3 +126,47 @@ func.func @decay1d(%a0: memref<?xf64> {stencil.active},
   %out = arith.mulf %two, %res#2 : f64
   return %out : f64
 }
+
+// Two rotated buffers and an array the loop writes without rotating it
+// (`g`, a record of 2 a, which nothing reads): the state is a, b, then g,
+// and the step's adjoint reads a (the sine's partials) but not g, whose
+// snapshots keep only its two end points.
+func.func @mixed1d(%a0: memref<?xf64> {stencil.active},
+                   %b0: memref<?xf64> {stencil.active},
+                   %g: memref<?xf64> {stencil.active}, %n: index, %q: index,
+                   %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %res:3 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%a = %a0, %b = %b0, %S = %zero)
+      -> (memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %x = stencil.gather %a[0] : memref<?xf64>
+      %y = arith.mulf %two, %x : f64
+      stencil.store %y to %g : memref<?xf64>
+    }
+    stencil.domain (%i) = (1) to (%nm1) {
+      %k = arith.constant 0.4 : f64
+      %l = stencil.gather %a[-1] : memref<?xf64>
+      %x = stencil.gather %a[0] : memref<?xf64>
+      %r = stencil.gather %a[1] : memref<?xf64>
+      %p = arith.mulf %l, %r : f64
+      %sn = math.sin %p : f64
+      %ks = arith.mulf %k, %sn : f64
+      %v = arith.addf %x, %ks : f64
+      stencil.store %v to %b : memref<?xf64>
+    }
+    %q1 = arith.addi %q, %c1 : index
+    %term = stencil.domain (%i) = (%q) to (%q1) -> f64 {
+      %y = stencil.gather %b[0] : memref<?xf64>
+      %y2 = arith.mulf %y, %y : f64
+      stencil.yield %y2 : f64
+    }
+    %S1 = arith.addf %S, %term : f64
+    scf.yield %b, %a, %S1 : memref<?xf64>, memref<?xf64>, f64
+  }
+  return %res#2 : f64
+}
