@@ -131,15 +131,18 @@ int main(int argc, char **argv) {
   stencil_ckpt_stats stats = stencil_ckpt_last_stats();
   /* What the gradient needs: 10 grids (3 states, 3 shadows, the two
    * models, the gradient, and the traces' T x n^2) and a snapshot per slot
-   * the schedule stored in: of the 3 states where it restarts the forward
-   * from slots (Revolve), of u_t alone under store-all, which only reverses
-   * steps from them and whose step adjoint reads u_t alone (m_b gets
-   * lambda * lap(u_t), the misfit's adjoint u_t - d_t). The rest of the
-   * process (code, libraries, threads) is in the baseline taken before any
-   * allocation. */
+   * the schedule stored in: where it restarts the forward from slots
+   * (Revolve), u_prev and u_t whole and the faces of u_next (the step
+   * overwrites its interior before reading it); under store-all, which
+   * only reverses steps from them and whose step adjoint reads u_t alone
+   * (m_b gets lambda * lap(u_t), the misfit's adjoint u_t - d_t), u_t
+   * alone. The rest of the process (code, libraries, threads) is in the
+   * baseline taken before any allocation. */
   double grid = 8.0 * (double)cells;
+  double inner = (double)(n - 2) * (double)(n - 2) * (double)(n - 2);
+  double faces = 1.0 - inner / (double)cells;
   double used = stats.slots < steps - 1 ? stats.slots : steps - 1;
-  double perSlot = snapshots >= steps ? 1 : 3;
+  double perSlot = snapshots >= steps ? 1 : 2 + faces;
   double expected = 9 * grid + 8.0 * steps * n * n + used * perSlot * grid;
   double measured = peakResident() - baseline;
   printf("fwi: n = %lld, %lld steps, %lld snapshots, %d threads\n",

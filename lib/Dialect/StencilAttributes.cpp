@@ -10,6 +10,7 @@
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Dialect/StencilOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -121,6 +122,15 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
     if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name
                                << "' must be a unit attribute on a function";
+    return success();
+  }
+  if (name == SnapshotBordersAttrHelper::getNameStr()) {
+    auto constant = dyn_cast<arith::ConstantOp>(op);
+    if (!constant || !constant.getType().isInteger(1) ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a unit attribute on an i1 "
+                                  "arith.constant";
     return success();
   }
   if (name == DistributedSumAttrHelper::getNameStr()) {

@@ -455,6 +455,37 @@ static void distributeCallers(ModuleOp module, DenseSet<Operation *> distributed
   });
 }
 
+/// Snapshots of a reversed time loop keep whole arrays on every rank: the
+/// borders the adjoint keeps otherwise (`--stencil-adjoint`,
+/// snapshot-borders) are those of the global box, not of a rank's block.
+/// Sets the flag that selects them to false and folds what tests it (the
+/// copies' `scf.if`, the slot sizes' `arith.select`).
+static void dropSnapshotBorders(ModuleOp module) {
+  SmallVector<arith::ConstantOp> flags;
+  module.walk([&](arith::ConstantOp op) {
+    if (op->hasAttr(StencilDialect::SnapshotBordersAttrHelper::getNameStr()))
+      flags.push_back(op);
+  });
+  for (arith::ConstantOp flag : flags) {
+    for (Operation *user : llvm::make_early_inc_range(flag->getUsers())) {
+      if (auto select = dyn_cast<arith::SelectOp>(user)) {
+        select.replaceAllUsesWith(select.getFalseValue());
+        select.erase();
+      } else if (auto choice = dyn_cast<scf::IfOp>(user);
+                 choice && choice.getNumResults() == 0 &&
+                 !choice.getElseRegion().empty()) {
+        Block &whole = choice.getElseRegion().front();
+        choice->getBlock()->getOperations().splice(
+            choice->getIterator(), whole.getOperations(), whole.begin(),
+            whole.getTerminator()->getIterator());
+        choice.erase();
+      }
+    }
+    if (flag->use_empty())
+      flag.erase();
+  }
+}
+
 namespace {
 struct StencilDistributePass
     : public mlir::stencil::impl::StencilDistributePassBase<StencilDistributePass> {
@@ -480,6 +511,7 @@ struct StencilDistributePass
     ModuleOp module = getOperation();
     if (failed(checkOptions(module)))
       return signalPassFailure();
+    dropSnapshotBorders(module);
     unsigned rank = grid.size();
     std::vector<DistributedFunction> functions;
     int64_t widest = 0;

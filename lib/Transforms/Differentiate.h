@@ -75,12 +75,21 @@ FailureOr<func::FuncOp> differentiateStraightLine(func::FuncOp primal,
                                                   StringRef name,
                                                   bool resetOutputs);
 
+/// How a time loop is reversed (the options of --stencil-adjoint).
+struct TimeLoopOptions {
+  /// Reset the shadows of assigned arrays once consumed.
+  bool resetOutputs = true;
+  /// Snapshots keep only the borders of the arrays a step overwrites
+  /// before reading them (docs/TimeLoops.md, section 4).
+  bool snapshotBorders = true;
+};
+
 /// Builds `name`, the adjoint of `primal`, whose body holds the time loop
 /// `loop` (docs/TimeLoops.md), together with the step function it calls and
 /// the step's adjoint.
 FailureOr<func::FuncOp> differentiateTimeLoop(func::FuncOp primal,
                                               scf::ForOp loop, StringRef name,
-                                              bool resetOutputs);
+                                              const TimeLoopOptions &options);
 
 } // namespace mlir::stencil::ad
 

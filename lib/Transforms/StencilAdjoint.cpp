@@ -655,7 +655,8 @@ struct StencilAdjointPass
       std::string name = (func.getName() + suffix).str();
       if (scf::ForOp loop = findTimeLoop(func))
         failed |= mlir::failed(ad::differentiateTimeLoop(
-            func, loop, name, resetOutputAdjoints));
+            func, loop, name,
+            ad::TimeLoopOptions{resetOutputAdjoints, snapshotBorders}));
       else
         failed |= mlir::failed(ad::differentiateStraightLine(
             func, name, resetOutputAdjoints));

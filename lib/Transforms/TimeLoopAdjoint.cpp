@@ -38,9 +38,11 @@ struct RuntimeCalls {
 class TimeLoopDifferentiator {
 public:
   TimeLoopDifferentiator(func::FuncOp primal, const TimeLoopPlan &plan,
-                         StringRef name, bool resetOutputs)
+                         StringRef name, const TimeLoopOptions &options)
       : primal(primal), plan(plan), loop(plan.loop), adjointName(name),
-        resetOutputs(resetOutputs), builder(primal.getContext()) {}
+        resetOutputs(options.resetOutputs),
+        snapshotBorders(options.snapshotBorders),
+        builder(primal.getContext()) {}
 
   FailureOr<func::FuncOp> run();
 
@@ -56,6 +58,7 @@ private:
   SmallVector<Value> initialBinding();
   SmallVector<BlockArgument> stateArguments(func::FuncOp func);
   void findStateReads();
+  SmallVector<std::optional<SnapshotBox>> planSnapshotBoxes();
   void planHandOvers();
   void emitStepAdjointCall(Value index, ValueRange operands);
   SmallVector<Value> emitAdvance(ValueRange binding);
@@ -71,7 +74,7 @@ private:
   const TimeLoopPlan &plan;
   scf::ForOp loop;
   std::string adjointName;
-  bool resetOutputs;
+  bool resetOutputs, snapshotBorders;
   OpBuilder builder;
 
   SmallVector<unsigned> activeArgs;
@@ -382,6 +385,28 @@ void TimeLoopDifferentiator::findStateReads() {
   stateless = !llvm::is_contained(stateRead, true);
 }
 
+SmallVector<std::optional<SnapshotBox>>
+TimeLoopDifferentiator::planSnapshotBoxes() {
+  // What the driver passes as argument k of the step, where the box's
+  // bounds may use it: the captures of index type (loop invariants).
+  auto argumentValue = [&](int64_t k) -> Value {
+    if (k >= static_cast<int64_t>(stepCaptures.size()) ||
+        !stepCaptures[k].getType().isIndex())
+      return {};
+    return top.primal.lookupOrDefault(stepCaptures[k]);
+  };
+  SmallVector<std::optional<SnapshotBox>> boxes;
+  for (BlockArgument arg : stateArguments(step)) {
+    std::optional<OverwrittenBox> box;
+    if (snapshotBorders)
+      box = planOverwrittenBox(step, arg);
+    boxes.push_back(box ? materializeBox(builder, loop.getLoc(), *box,
+                                         argumentValue)
+                        : std::nullopt);
+  }
+  return boxes;
+}
+
 SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
   SmallVector<Value> initial;
   for (unsigned position : plan.arrays)
@@ -574,7 +599,8 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
     // The library stores every state when the count allows it.
     Value storeAll = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, snapshotCount, steps);
-    snapshots.emplace(builder, loc, types, stateSizes, stateRead, storeAll);
+    snapshots.emplace(builder, loc, types, stateSizes, stateRead,
+                      planSnapshotBoxes(), storeAll);
     bytes = snapshots->slotBytes();
   }
   schedule = func::CallOp::create(
@@ -716,10 +742,9 @@ FailureOr<func::FuncOp> TimeLoopDifferentiator::run() {
   return adjoint;
 }
 
-FailureOr<func::FuncOp> ad::differentiateTimeLoop(func::FuncOp primal,
-                                                      scf::ForOp loop,
-                                                      StringRef name,
-                                                      bool resetOutputs) {
+FailureOr<func::FuncOp>
+ad::differentiateTimeLoop(func::FuncOp primal, scf::ForOp loop, StringRef name,
+                          const TimeLoopOptions &options) {
   if (!llvm::any_of(primal.getArguments(), [&](BlockArgument arg) {
         return isActiveArg(primal, arg);
       }))
@@ -735,6 +760,6 @@ FailureOr<func::FuncOp> ad::differentiateTimeLoop(func::FuncOp primal,
       });
   if (failed(plan))
     return failure();
-  TimeLoopDifferentiator differentiator(primal, *plan, name, resetOutputs);
+  TimeLoopDifferentiator differentiator(primal, *plan, name, options);
   return differentiator.run();
 }

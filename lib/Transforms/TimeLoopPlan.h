@@ -89,6 +89,28 @@ func::FuncOp createHandOverReset(func::FuncOp stepAdjoint,
                                  ArrayRef<ShadowHandOver> plan,
                                  StringRef name);
 
+/// A bound of the box a step overwrites, in the step function's terms:
+/// `constant` alone (`argument` < 0), or step argument `argument` plus
+/// `constant`.
+struct StepBound {
+  int64_t argument = -1;
+  int64_t constant = 0;
+};
+
+/// The box, per dimension of an array, [lower, upper), that a step stores
+/// into before anything reads the array: what a snapshot of the state the
+/// step starts from need not hold of it (docs/TimeLoops.md, section 4).
+struct OverwrittenBox {
+  SmallVector<StepBound> lower, upper;
+};
+
+/// The box of `array`, an argument of the step function `step`, if the
+/// first op of `step` that uses its contents is a domain that stores into
+/// it at every point (directly in its body) with bounds that are constants
+/// or arguments of `step` plus constants; none otherwise.
+std::optional<OverwrittenBox> planOverwrittenBox(func::FuncOp step,
+                                                 BlockArgument array);
+
 } // namespace mlir::stencil::ad
 
 #endif // STENCIL_LIB_TRANSFORMS_TIMELOOPPLAN_H

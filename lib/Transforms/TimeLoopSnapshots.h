@@ -14,6 +14,31 @@
 
 namespace mlir::stencil::ad {
 
+/// The box of a state array that the step overwrites before reading it
+/// (planOverwrittenBox), in the driver's values: a slot keeps the rest.
+struct SnapshotBox {
+  SmallVector<Value> lower, upper;
+};
+
+struct OverwrittenBox;
+
+/// `box` (in the step's terms) in the values of the step's caller, where
+/// `argumentValue(k)` is the loop-invariant index it passes as argument k
+/// of the step (null if none); none if a bound uses another argument.
+std::optional<SnapshotBox>
+materializeBox(OpBuilder &builder, Location loc, const OverwrittenBox &box,
+               function_ref<Value(int64_t)> argumentValue);
+
+/// The parts of a snapshot of an array with a SnapshotBox: its border, as
+/// boxes (offset and size per dimension) packed one after the other.
+struct BorderParts {
+  SmallVector<SmallVector<Value>> offsets, sizes;
+  /// The element each part starts at in the slot's border block, and the
+  /// elements of the whole border.
+  SmallVector<Value> starts;
+  Value elements;
+};
+
 /// The snapshot slots of a state of several arrays: slot k of state array j
 /// starts at byte k * slotBytes() + offset j, each array on a cache line.
 ///
@@ -23,13 +48,18 @@ namespace mlir::stencil::ad {
 /// from them and keep the whole state. Whether the schedule is store-all is
 /// known at run time only (`storeAll`, an i1), so the offsets and the slot
 /// size are selected then.
+///
+/// An array with a box (`borders`) that no step's adjoint reads keeps only
+/// its border under the other schedules, where the flag constant marked
+/// `stencil.snapshot_borders` is true (--stencil-distribute sets it to
+/// false); its whole contents where it is false.
 class SnapshotLayout {
 public:
   /// Emits the layout of state arrays of types `types` with the dynamic
   /// extents `sizes`.
   SnapshotLayout(OpBuilder &builder, Location loc, ArrayRef<MemRefType> types,
                  ArrayRef<SmallVector<Value>> sizes, ArrayRef<bool> read,
-                 Value storeAll);
+                 ArrayRef<std::optional<SnapshotBox>> borders, Value storeAll);
 
   /// The bytes of one slot, for the library to size the workspace.
   Value slotBytes() const { return stride; }
@@ -54,10 +84,19 @@ private:
              unsigned array) const;
   /// Whether array `array` is left out of the slots under store-all.
   bool leftOutOfStoreAll(unsigned array) const;
+  /// The bytes array `array` takes in a slot outside store-all.
+  Value slotPartBytes(OpBuilder &builder, Location loc, unsigned array);
+  void emitWholeCopy(OpBuilder &builder, Location loc, Value slot,
+                     unsigned array, Value working, bool restore) const;
+  void emitBorderCopy(OpBuilder &builder, Location loc, Value slot,
+                      unsigned array, Value working, bool restore) const;
 
   SmallVector<MemRefType> types;
   SmallVector<SmallVector<Value>> sizes;
   SmallVector<bool> read;
+  /// The border of each array with a box; the flag that selects them.
+  SmallVector<std::optional<BorderParts>> borders;
+  Value bordersFlag;
   Value storeAll, stride, workspace;
   SmallVector<Value> offsets;
 };

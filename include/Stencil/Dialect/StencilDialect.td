@@ -58,6 +58,11 @@ def Stencil_Dialect : Dialect {
   //    --stencil-mark-gpu-kernel-args when every launch passes distinct
   //    arrays; --stencil-gpu-kernel-noalias makes the kernel's pointers
   //    `noalias` and removes it.
+  //  - `stencil.snapshot_borders` (unit, on an `i1` `arith.constant`): set
+  //    by --stencil-adjoint on the flag that selects, in a reversed time
+  //    loop, snapshots that keep only the borders of the arrays a step
+  //    overwrites; --stencil-distribute sets the flag to false (whole
+  //    arrays) and folds what tests it.
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
@@ -67,7 +72,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::ArrayAttr":$extra_args,
     "::mlir::UnitAttr":$distributed_sum,
     "::mlir::DictionaryAttr":$distribution,
-    "::mlir::UnitAttr":$distinct_arrays
+    "::mlir::UnitAttr":$distinct_arrays,
+    "::mlir::UnitAttr":$snapshot_borders
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

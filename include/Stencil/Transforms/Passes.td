@@ -66,6 +66,9 @@ def StencilAdjointPass : Pass<"stencil-adjoint", "::mlir::ModuleOp"> {
            "Suffix of the adjoint function names">,
     Option<"resetOutputAdjoints", "reset-output-adjoints", "bool", "true",
            "Reset the shadows of assigned arrays to zero once consumed">,
+    Option<"snapshotBorders", "snapshot-borders", "bool", "true",
+           "Time loops: snapshots keep only the border of an array that "
+           "the step overwrites before reading it">,
   ];
 }
 

@@ -244,3 +244,31 @@ func.func @distinct_arrays_on_op(%n: index) {
 func.func @distinct_arrays_not_unit() attributes {stencil.distinct_arrays = 1 : i64} {
   return
 }
+
+// -----
+
+// `stencil.snapshot_borders` marks the i1 constant that selects border
+// snapshots in a reversed time loop (set by --stencil-adjoint); anywhere
+// else it is an error.
+func.func @snapshot_borders_on_index() -> index {
+  // expected-error@+1 {{'arith.constant' op 'stencil.snapshot_borders' must be a unit attribute on an i1 arith.constant}}
+  %c = arith.constant {stencil.snapshot_borders} 1 : index
+  return %c : index
+}
+
+// -----
+
+func.func @snapshot_borders_valued() -> i1 {
+  // expected-error@+1 {{'arith.constant' op 'stencil.snapshot_borders' must be a unit attribute on an i1 arith.constant}}
+  %c = arith.constant {stencil.snapshot_borders = 2 : i64} true
+  return %c : i1
+}
+
+// -----
+
+// CHECK-LABEL: func.func @snapshot_borders_flag
+// CHECK:         arith.constant {stencil.snapshot_borders} true
+func.func @snapshot_borders_flag() -> i1 {
+  %c = arith.constant {stencil.snapshot_borders} true
+  return %c : i1
+}

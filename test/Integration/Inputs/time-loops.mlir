@@ -127,6 +127,62 @@ func.func @decay1d(%a0: memref<?xf64> {stencil.active},
   return %out : f64
 }
 
+// 2-D leapfrog wave through three rotated buffers, the velocity active and
+// squared (nonlinear), a misfit read from the current state before the
+// update: the step overwrites the interior of `next` before anything reads
+// it, so Revolve's snapshots keep only its four edges (docs/TimeLoops.md,
+// section 4), which later steps read. Non-square, so that the edges of the
+// two dimensions differ.
+func.func @wave2d(%u0: memref<?x?xf64> {stencil.active},
+                  %u1: memref<?x?xf64> {stencil.active},
+                  %u2: memref<?x?xf64> {stencil.active},
+                  %c: memref<?x?xf64> {stencil.active},
+                  %n: index, %m: index, %r: index, %s: index,
+                  %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %mm1 = arith.subi %m, %c1 : index
+  %r1 = arith.addi %r, %c1 : index
+  %s1 = arith.addi %s, %c1 : index
+  %res:4 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero)
+      -> (memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>, f64) {
+    %term = stencil.domain (%i, %j) = (%r, %s) to (%r1, %s1) -> f64 {
+      %x = stencil.gather %cur[0, 0] : memref<?x?xf64>
+      %x2 = arith.mulf %x, %x : f64
+      stencil.yield %x2 : f64
+    }
+    stencil.domain (%i, %j) = (1, 1) to (%nm1, %mm1) {
+      %two = arith.constant 2.0 : f64
+      %four = arith.constant 4.0 : f64
+      %a = stencil.gather %cur[-1, 0] : memref<?x?xf64>
+      %b = stencil.gather %cur[1, 0] : memref<?x?xf64>
+      %e = stencil.gather %cur[0, -1] : memref<?x?xf64>
+      %f = stencil.gather %cur[0, 1] : memref<?x?xf64>
+      %u = stencil.gather %cur[0, 0] : memref<?x?xf64>
+      %p = stencil.gather %prev[0, 0] : memref<?x?xf64>
+      %cc = stencil.gather %c[0, 0] : memref<?x?xf64>
+      %ab = arith.addf %a, %b : f64
+      %ef = arith.addf %e, %f : f64
+      %s4 = arith.addf %ab, %ef : f64
+      %u4 = arith.mulf %four, %u : f64
+      %lap = arith.subf %s4, %u4 : f64
+      %c2 = arith.mulf %cc, %cc : f64
+      %cl = arith.mulf %c2, %lap : f64
+      %u2x = arith.mulf %two, %u : f64
+      %d = arith.subf %u2x, %p : f64
+      %v = arith.addf %d, %cl : f64
+      stencil.store %v to %next : memref<?x?xf64>
+    }
+    %J1 = arith.addf %J, %term : f64
+    scf.yield %cur, %next, %prev, %J1
+        : memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>, f64
+  }
+  return %res#3 : f64
+}
+
 // Two rotated buffers and an array the loop writes without rotating it
 // (`g`, a record of 2 a, which nothing reads): the state is a, b, then g,
 // and the step's adjoint reads a (the sine's partials) but not g, whose
