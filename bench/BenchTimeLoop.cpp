@@ -13,6 +13,11 @@
 //   <k>/primal            the primal loop, T steps
 //   <k>/storeall          the adjoint with T snapshots (no recomputation)
 //   <k>/revolve_s<S>      the adjoint with S snapshots
+//   fwi/revolve_whole_s<S>  the same, its snapshots holding whole arrays
+//                         (snapshot-borders=false): the slots of the
+//                         default keep only the faces of u_next, which the
+//                         step overwrites before reading (wave3d keeps no
+//                         snapshot)
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -24,7 +29,7 @@
 //   <k>/step_adjoint      snapshot, no copy), the ratio of a step
 //
 // Counters: forward_steps (the primal steps the schedule recomputed),
-// slots. Ratios are taken from one run with random interleaving
+// slots, slot_bytes. Ratios are taken from one run with random interleaving
 // (bench/timeloop_ratios.py). Nothing is checked here: fwi-example.test and
 // time-loops.test check the gradients.
 //
@@ -39,6 +44,7 @@
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Checkpoint.h"
 #include "fwi.h"
+#include "fwi_whole.h"
 #include "wave3d_loop.h"
 
 #include <benchmark/benchmark.h>
@@ -105,7 +111,7 @@ struct Problem {
     return _mlir_ciface_fwi(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4,
                             3, steps);
   }
-  void adjoint(int64_t snapshots) {
+  void adjoint(int64_t snapshots, bool whole = false) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
     auto ab = grid(ub[0]), bb = grid(ub[1]), cb = grid(ub[2]), mbd = grid(mb);
     if (wave3d) {
@@ -115,9 +121,10 @@ struct Problem {
     }
     auto wd = stencil_memref1d_f64(w, steps);
     auto dd = stencil_memref3d_f64(d, steps, n, n);
-    _mlir_ciface_fwi_adjoint(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2,
-                             n - 4, 3, steps, &ab, &bb, &cb, &mbd, 1.0,
-                             snapshots);
+    auto *gradient =
+        whole ? _mlir_ciface_fwi_adjoint_whole : _mlir_ciface_fwi_adjoint;
+    gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
+             &bb, &cb, &mbd, 1.0, snapshots);
   }
   int64_t n, steps;
   int64_t copies = 0, arraysPerSlot = 0;
@@ -185,6 +192,7 @@ void add(const std::string &kernel, const std::string &name, Case c,
         stencil_ckpt_stats stats = stencil_ckpt_last_stats();
         state.counters["forward_steps"] = double(stats.forward_steps);
         state.counters["slots"] = double(stats.slots);
+        state.counters["slot_bytes"] = double(stats.slot_bytes);
         state.counters["omp_threads"] = threads;
       })
       ->UseRealTime()
@@ -219,6 +227,11 @@ int main(int argc, char **argv) {
             [](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots);
             });
+        if (k == "fwi")
+          add(k, "revolve_whole_s" + std::to_string(c.snapshots), c, threads,
+              c.steps, [](benchmark::State &, Problem &p, Case q) {
+                p.adjoint(q.snapshots, /*whole=*/true);
+              });
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,
             [](benchmark::State &, Problem &p, Case) {

@@ -13,6 +13,9 @@
 #   revolve   the Revolve adjoint / the primal loop, beside Revolve's
 #             recompute factor (forward steps / T): the target is
 #             factor + 1.4
+#   whole     fwi's Revolve adjoint with whole-array snapshots over the
+#             default (border snapshots), in time and in the bytes of a
+#             slot
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -85,6 +88,12 @@ def main():
                 factor = c.get("forward_steps", 0) / steps
                 line += "  %s %.2fx (recompute factor %.2f, target %.2f)" % (
                     variant, time / primal, factor, factor + 1.4)
+                whole = variant.replace("revolve_s", "revolve_whole_s")
+                if whole in t:
+                    w = counters[key][whole]
+                    line += " (whole arrays: time %.2fx, slot bytes %.2fx)" % (
+                        t[whole] / time,
+                        w.get("slot_bytes", 0) / max(c.get("slot_bytes", 1), 1))
         print(line)
 
 
