@@ -8,6 +8,7 @@
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Dialect/StencilOps.h"
 #include "Stencil/GPU/Passes.h"
+#include "Stencil/Runtime/Checkpoint.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -78,6 +79,27 @@ static LogicalResult checkCall(Operation *site, func::CallOp call,
   return success();
 }
 
+/// Reports `call`, on the host, unless its callee is a function of the
+/// module (its body is checked as the host's too) or one of the
+/// checkpointing run-time library (Stencil/Runtime/Checkpoint.h), which the
+/// adjoint of a time loop calls.
+static LogicalResult checkHostCall(func::CallOp call,
+                                   SymbolTableCollection &symbols) {
+  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || !callee.isExternal() ||
+      callee.getSymName().starts_with(STENCIL_CKPT_PREFIX))
+    return success();
+  InFlightDiagnostic diag =
+      call.emitOpError()
+      << "calls @" << callee.getSymName()
+      << ", which has no body in this module, on the host, where the GPU "
+         "pipeline's arrays are device memory; it calls only the module's "
+         "functions and the checkpointing run-time library from the host";
+  diag.attachNote(callee.getLoc()) << "see here";
+  return diag;
+}
+
 /// Reports `op` if the GPU route cannot run it yet.
 static LogicalResult checkOp(Operation *op) {
   bool inDomain = op->getParentOfType<DomainOp>() != nullptr;
@@ -91,15 +113,6 @@ static LogicalResult checkOp(Operation *op) {
     return op->emitOpError()
            << "computes sums over its points, which the GPU pipeline does "
               "not support yet (it needs a device reduction)";
-  if (isa<scf::ForOp, scf::WhileOp>(op) && !inDomain)
-    return op->emitOpError()
-           << "is a loop outside stencil domains (a time loop?), which the "
-              "GPU pipeline does not support yet; call the step function "
-              "from the host once per step";
-  if (isa<CallOpInterface>(op) && !inDomain)
-    return op->emitOpError()
-           << "is a call outside stencil domains, which the GPU pipeline "
-              "does not support yet; call each function from the host";
   if (isa<CallOpInterface>(op) && !isa<func::CallOp>(op))
     return op->emitOpError()
            << "is an indirect call, which the GPU pipeline cannot run";
@@ -142,6 +155,10 @@ struct StencilCheckGPUPass
                    "scatter=atomic";
             return WalkResult::interrupt();
           }
+          if (auto call = dyn_cast<func::CallOp>(op);
+              call && !call->getParentOfType<DomainOp>() &&
+              failed(checkHostCall(call, symbols)))
+            return WalkResult::interrupt();
           return failed(checkOp(op)) ? WalkResult::interrupt()
                                      : WalkResult::advance();
         });

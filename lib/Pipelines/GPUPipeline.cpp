@@ -54,6 +54,7 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   StencilCheckGPUPassOptions check;
   check.serialScatter = o.scatter == ScatterLowering::Serial;
   pm.addPass(createStencilCheckGPUPass(check));
+  pm.addPass(createStencilGPUCheckpointsPass());
   if (o.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (o.scatter == ScatterLowering::Gather) {

@@ -246,6 +246,14 @@ const char *stencil_ckpt_last_error(void) { return lastError; }
 
 stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
                                           int64_t bytesPerSlot) {
+  return stencil_ckpt_start_with(steps, snapshots, bytesPerSlot,
+                                 reserveWorkspace);
+}
+
+stencil_ckpt_schedule *stencil_ckpt_start_with(int64_t steps,
+                                               int64_t snapshots,
+                                               int64_t bytesPerSlot,
+                                               int (*reserve)(int64_t)) {
   lastError[0] = 0;
   if (snapshots < 1) {
     refuse("stencil: the adjoint of a time loop needs at least 1 snapshot "
@@ -264,7 +272,7 @@ stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
   int stateless = bytesPerSlot == 0;
   if (!stateless &&
       (bytesPerSlot < 0 || slots > INT64_MAX / bytesPerSlot ||
-       reserveWorkspace(slots * bytesPerSlot))) {
+       reserve(slots * bytesPerSlot))) {
     refuse("stencil: out of memory for %" PRId64 " snapshots of %" PRId64
            " bytes for the adjoint of a time loop; nothing was computed",
            slots, bytesPerSlot);

@@ -133,3 +133,49 @@ void mgpuMemFree(void *pointer, void *stream) {
   useContext();
   CHECK(cuMemFree((CUdeviceptr)pointer));
 }
+
+/* The calling thread's device workspace for reversed time loops. */
+static _Thread_local CUdeviceptr workspace;
+static _Thread_local int64_t workspaceBytes;
+
+/* Makes the device workspace hold `bytes`; 0 on success. */
+static int reserveDeviceWorkspace(int64_t bytes) {
+  if (bytes <= workspaceBytes)
+    return 0;
+  useContext();
+  if (workspace)
+    CHECK(cuMemFree(workspace));
+  workspace = 0;
+  workspaceBytes = 0;
+  if (cuMemAlloc(&workspace, (size_t)bytes) != CUDA_SUCCESS) {
+    workspace = 0;
+    return 1;
+  }
+  workspaceBytes = bytes;
+  return 0;
+}
+
+stencil_ckpt_schedule *stencil_gpu_ckpt_start(int64_t steps, int64_t snapshots,
+                                              int64_t bytesPerSlot) {
+  return stencil_ckpt_start_with(steps, snapshots, bytesPerSlot,
+                                 reserveDeviceWorkspace);
+}
+
+void _mlir_ciface_stencil_gpu_ckpt_workspace(stencil_ckpt_bytes *result,
+                                             stencil_ckpt_schedule *schedule) {
+  (void)schedule;
+  result->allocated = (char *)workspace;
+  result->aligned = (char *)workspace;
+  result->offset = 0;
+  result->sizes[0] = workspaceBytes;
+  result->strides[0] = 1;
+}
+
+void stencil_gpu_ckpt_release_workspace(void) {
+  if (workspace) {
+    useContext();
+    CHECK(cuMemFree(workspace));
+  }
+  workspace = 0;
+  workspaceBytes = 0;
+}

@@ -300,10 +300,10 @@ void TimeLoopDifferentiator::declareRuntime() {
     return decl;
   };
   // The names and signatures of Stencil/Runtime/Checkpoint.h.
-  runtime.start = declare("stencil_ckpt_start", {i64, i64, i64}, {ptr});
+  runtime.start = declare(STENCIL_CKPT_START_NAME, {i64, i64, i64}, {ptr});
   // The snapshots' memory, kept by the library between calls: a memref
   // returned through the C interface.
-  runtime.workspace = declare("stencil_ckpt_workspace", {ptr},
+  runtime.workspace = declare(STENCIL_CKPT_WORKSPACE_NAME, {ptr},
                               {MemRefType::get({ShapedType::kDynamic},
                                                builder.getI8Type())});
   runtime.workspace->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));

@@ -167,6 +167,9 @@ static LogicalResult appendGPULibraries(SmallVectorImpl<std::string> &args) {
     return failure();
   }
   args.push_back(runtime);
+  // The GPU run-time library's checkpointing (stencil_gpu_ckpt_start) uses
+  // the host one's schedule: the archive again, after it.
+  args.push_back(runtimeLibrary());
   args.push_back(driver.str());
   args.push_back("-lpthread");
   return success();

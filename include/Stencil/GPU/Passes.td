@@ -23,10 +23,14 @@ def StencilCheckGPUPass : Pass<"stencil-check-gpu", "::mlir::ModuleOp"> {
 
     - a domain with results (sums: objectives, gradients of active
       scalars), which needs a device reduction;
-    - `scf.for` / `scf.while` outside domains (time loops and their
-      checkpointed adjoints: drive the step functions from the host);
-    - `func.call` anywhere (calls between functions, and `stencil.partials`
-      helpers inside domain bodies, which would run on the device);
+    - on the host, a call to a function that has no body in the module
+      (other than the checkpointing run-time library, `stencil_ckpt_*`,
+      which the adjoint of a time loop calls); host control flow (time
+      loops and their checkpointed adjoints) and calls to the module's
+      functions stay on the host and launch their domains' kernels;
+    - inside domains, a call whose callee has no body in the module, or
+      whose body (or a function it calls) has memory effects, calls
+      indirectly or recurses: it would run on the device;
     - element accesses and copies outside domains (`memref.load`,
       `memref.store`, `memref.copy`), which would dereference device
       pointers on the host;
@@ -38,6 +42,21 @@ def StencilCheckGPUPass : Pass<"stencil-check-gpu", "::mlir::ModuleOp"> {
     Option<"serialScatter", "serial-scatter", "bool", "false",
            "Domains that scatter would run as serial loops (refused)">,
   ];
+}
+
+def StencilGPUCheckpointsPass
+    : Pass<"stencil-gpu-checkpoints", "::mlir::ModuleOp"> {
+  let summary = "Keep the snapshots of reversed time loops in device memory";
+  let description = [{
+    The adjoint of a time loop (`--stencil-adjoint`) starts its schedule
+    with `stencil_ckpt_start` and views its snapshots in the memory that
+    `stencil_ckpt_workspace` returns, host memory. On the GPU route the
+    copies into and out of the snapshots, and the step adjoints that read
+    them in place, are kernels: this pass makes those two calls
+    `stencil_gpu_ckpt_start` and `stencil_gpu_ckpt_workspace` (the same
+    signatures; Stencil/Runtime/GPURuntime.h), whose workspace is device
+    memory. Every other call of the schedule stays the host library's.
+  }];
 }
 
 def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {

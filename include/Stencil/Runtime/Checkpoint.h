@@ -44,6 +44,13 @@
 extern "C" {
 #endif
 
+/* The names under which generated code calls the functions below that the
+ * compiler declares, and the prefix of every name of this library (for the
+ * GPU route's checks). */
+#define STENCIL_CKPT_PREFIX "stencil_ckpt_"
+#define STENCIL_CKPT_START_NAME "stencil_ckpt_start"
+#define STENCIL_CKPT_WORKSPACE_NAME "stencil_ckpt_workspace"
+
 typedef enum stencil_ckpt_kind {
   STENCIL_CKPT_STORE,
   STENCIL_CKPT_RESTORE,
@@ -101,6 +108,15 @@ int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots);
  * it. */
 stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
                                           int64_t bytesPerSlot);
+/* stencil_ckpt_start with the workspace in other memory: `reserve(bytes)`
+ * makes it hold `bytes` (0 on success, else the schedule is refused as out
+ * of memory). The GPU run-time library keeps it in device memory with this
+ * (Stencil/Runtime/GPURuntime.h); the calling thread's host workspace is
+ * then left alone. */
+stencil_ckpt_schedule *stencil_ckpt_start_with(int64_t steps,
+                                               int64_t snapshots,
+                                               int64_t bytesPerSlot,
+                                               int (*reserve)(int64_t bytes));
 int64_t stencil_ckpt_slots(const stencil_ckpt_schedule *schedule);
 int64_t stencil_ckpt_step_action(stencil_ckpt_schedule *schedule);
 int64_t stencil_ckpt_action_step(const stencil_ckpt_schedule *schedule);

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "Stencil/Runtime/Checkpoint.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,6 +40,20 @@ void mgpuStreamDestroy(void *stream);
 /* Temporaries of GPU functions (gpu.alloc / gpu.dealloc). */
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
 void mgpuMemFree(void *pointer, void *stream);
+
+/* The reversed time loops of GPU functions (docs/GPU.md): the schedule of
+ * Stencil/Runtime/Checkpoint.h with the snapshot workspace in device
+ * memory, kept by the calling thread for its next adjoint (as the host one
+ * is) until stencil_gpu_ckpt_release_workspace. The GPU route calls these
+ * instead of stencil_ckpt_start and stencil_ckpt_workspace (same
+ * signatures); every other stencil_ckpt_ function is the host library's. */
+#define STENCIL_GPU_CKPT_START_NAME "stencil_gpu_ckpt_start"
+#define STENCIL_GPU_CKPT_WORKSPACE_NAME "stencil_gpu_ckpt_workspace"
+stencil_ckpt_schedule *stencil_gpu_ckpt_start(int64_t steps, int64_t snapshots,
+                                              int64_t bytesPerSlot);
+void _mlir_ciface_stencil_gpu_ckpt_workspace(stencil_ckpt_bytes *result,
+                                             stencil_ckpt_schedule *schedule);
+void stencil_gpu_ckpt_release_workspace(void);
 
 #ifdef __cplusplus
 }
