@@ -11,6 +11,7 @@
 #include "Stencil/Conversion/StencilToAffine.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -104,14 +105,74 @@ static SmallVector<Value> sumAcrossRanks(OpBuilder &builder, DomainOp domain,
   return sums;
 }
 
+/// Emits the serial sum of `buffers` (each of `size` partial sums), in index
+/// order. With `onDevice` (the GPU form) the sum runs in a parallel loop of
+/// which one iteration works, a kernel of its own, into one-element buffers
+/// that the host then reads: the partial sums stay in device memory.
+static SmallVector<Value> sumPartials(OpBuilder &builder, Location loc,
+                                      ValueRange buffers, Value size,
+                                      ValueRange zeros, bool onDevice) {
+  MLIRContext *ctx = builder.getContext();
+  AffineMap zeroMap = AffineMap::get(0, 0, getAffineConstantExpr(0, ctx));
+  AffineMap sizeIdMap = AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx));
+  auto emitLoop = [&](OpBuilder &b) {
+    auto total = affine::AffineForOp::create(b, loc, ValueRange(), zeroMap,
+                                             ValueRange{size}, sizeIdMap, 1,
+                                             zeros);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(total.getBody());
+    SmallVector<Value> next;
+    for (auto [acc, buffer] :
+         llvm::zip_equal(total.getRegionIterArgs(), buffers)) {
+      Value part = affine::AffineLoadOp::create(b, loc, buffer,
+                                                total.getInductionVar());
+      next.push_back(arith::AddFOp::create(b, loc, acc, part));
+    }
+    affine::AffineYieldOp::create(b, loc, next);
+    return SmallVector<Value>(total.getResults());
+  };
+  if (!onDevice)
+    return emitLoop(builder);
+  SmallVector<Value> cells;
+  for (Value zero : zeros)
+    cells.push_back(memref::AllocOp::create(
+        builder, loc, MemRefType::get({1}, zero.getType())));
+  // Two iterations, the second idle: canonicalization would inline a loop
+  // of one into the host code.
+  auto single = affine::AffineParallelOp::create(
+      builder, loc, TypeRange(), ArrayRef<arith::AtomicRMWKind>(),
+      ArrayRef<int64_t>{2});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(single.getBody());
+    IntegerSet first = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)},
+                                       /*eqFlags=*/{true});
+    auto onFirst = affine::AffineIfOp::create(
+        builder, loc, first, ValueRange{single.getIVs()[0]},
+        /*withElseRegion=*/false);
+    builder.setInsertionPointToStart(onFirst.getThenBlock());
+    for (auto [sum, cell] : llvm::zip_equal(emitLoop(builder), cells))
+      affine::AffineStoreOp::create(builder, loc, sum, cell, zeroMap,
+                                    ValueRange());
+  }
+  SmallVector<Value> sums;
+  for (Value cell : cells) {
+    sums.push_back(
+        affine::AffineLoadOp::create(builder, loc, cell, zeroMap, ValueRange()));
+    memref::DeallocOp::create(builder, loc, cell);
+  }
+  return sums;
+}
+
 /// Lowers a domain with results (sums over its points). The summation order
 /// is fixed: the first non-unit dimension `p` runs in parallel; each of its
 /// indices sums its slice serially, in lexicographic order, into a buffer;
-/// the buffer is then summed serially. The result is independent of the
-/// number of threads.
+/// the buffer is then summed serially (sumPartials). The result is
+/// independent of the number of threads, and on the GPU of the block shape.
 static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                                          const NestBounds &bounds,
-                                         bool parallel, bool atomic) {
+                                         bool parallel, bool atomic,
+                                         bool onDevice) {
   Location loc = domain.getLoc();
   unsigned rank = bounds.getRank();
   unsigned numSymbols = bounds.operands.size();
@@ -209,27 +270,11 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   if (domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr()))
     return sumAcrossRanks(builder, domain, buffers, size);
 
-  // Serial sum of the buffer, in index order.
-  AffineMap zeroMap = AffineMap::get(0, 0, getAffineConstantExpr(0, ctx));
-  AffineMap sizeIdMap = AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx));
-  auto total = affine::AffineForOp::create(builder, loc, ValueRange(),
-                                           zeroMap, ValueRange{size},
-                                           sizeIdMap, 1, zeros);
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(total.getBody());
-    SmallVector<Value> next;
-    for (auto [acc, buffer] :
-         llvm::zip_equal(total.getRegionIterArgs(), buffers)) {
-      Value part = affine::AffineLoadOp::create(builder, loc, buffer,
-                                                total.getInductionVar());
-      next.push_back(arith::AddFOp::create(builder, loc, acc, part));
-    }
-    affine::AffineYieldOp::create(builder, loc, next);
-  }
+  SmallVector<Value> sums =
+      sumPartials(builder, loc, buffers, size, zeros, onDevice);
   for (Value buffer : buffers)
     memref::DeallocOp::create(builder, loc, buffer);
-  return SmallVector<Value>(total.getResults());
+  return sums;
 }
 
 //===----------------------------------------------------------------------===//
@@ -267,8 +312,8 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
   if (distributed) {
     // Every rank takes part in the sums, with no slices if its part of the
     // domain is empty (its bounds are clipped, never wrapped).
-    rewriter.replaceOp(domain,
-                       lowerReduction(rewriter, domain, bounds, parallel, atomic));
+    rewriter.replaceOp(domain, lowerReduction(rewriter, domain, bounds,
+                                              parallel, atomic, allParallel));
     return success();
   }
   if (domain.getNumResults() != 0) {
@@ -278,8 +323,8 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
       zeros.push_back(arith::ConstantOp::create(
           rewriter, loc, type, rewriter.getFloatAttr(type, 0.0)));
     scf::IfOp nonEmpty = emitNonEmptyGuard(rewriter, loc, bounds, zeros);
-    SmallVector<Value> sums =
-        lowerReduction(rewriter, domain, bounds, parallel, atomic);
+    SmallVector<Value> sums = lowerReduction(rewriter, domain, bounds,
+                                             parallel, atomic, allParallel);
     if (nonEmpty) {
       scf::YieldOp::create(rewriter, loc, sums);
       sums.assign(nonEmpty.getResults().begin(), nonEmpty.getResults().end());

@@ -84,6 +84,7 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   map.align = o.align;
   map.rowPoints = o.rowPoints;
   pm.addPass(createStencilMapToGPUPass(map));
+  pm.addPass(createStencilGPUHostReadsPass());
   if (o.index32) {
     StencilNarrowGPUIndicesPassOptions narrow;
     narrow.loopIndices = o.index32Loops;

@@ -179,3 +179,19 @@ void stencil_gpu_ckpt_release_workspace(void) {
   workspace = 0;
   workspaceBytes = 0;
 }
+
+/* cuMemcpyDtoH is synchronous and ordered after the legacy default stream's
+ * kernels. */
+double stencil_gpu_read_f64(const void *element) {
+  useContext();
+  double value;
+  CHECK(cuMemcpyDtoH(&value, (CUdeviceptr)element, sizeof value));
+  return value;
+}
+
+float stencil_gpu_read_f32(const void *element) {
+  useContext();
+  float value;
+  CHECK(cuMemcpyDtoH(&value, (CUdeviceptr)element, sizeof value));
+  return value;
+}

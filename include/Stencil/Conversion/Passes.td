@@ -84,8 +84,10 @@ def ConvertStencilToAffinePass
            "How to run domains that scatter (gather: none may be left)",
            "::mlir::stencil::scatterLoweringValues()">,
     Option<"allParallel", "all-parallel", "bool", "false",
-           "Make every dimension of a parallel domain without results one "
-           "multi-dimensional affine.parallel (the GPU form)">,
+           "The GPU form: every dimension of a parallel domain without "
+           "results one multi-dimensional affine.parallel; a domain with "
+           "results sums its partial sums in a one-iteration "
+           "affine.parallel into one-element buffers the host reads">,
   ];
 }
 

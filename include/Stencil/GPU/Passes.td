@@ -21,8 +21,6 @@ def StencilCheckGPUPass : Pass<"stencil-check-gpu", "::mlir::ModuleOp"> {
     instead of being lowered into code that reads device memory on the
     host or runs serially:
 
-    - a domain with results (sums: objectives, gradients of active
-      scalars), which needs a device reduction;
     - on the host, a call to a function that has no body in the module
       (other than the checkpointing run-time library, `stencil_ckpt_*`,
       which the adjoint of a time loop calls); host control flow (time
@@ -31,9 +29,10 @@ def StencilCheckGPUPass : Pass<"stencil-check-gpu", "::mlir::ModuleOp"> {
     - inside domains, a call whose callee has no body in the module, or
       whose body (or a function it calls) has memory effects, calls
       indirectly or recurses: it would run on the device;
-    - element accesses and copies outside domains (`memref.load`,
-      `memref.store`, `memref.copy`), which would dereference device
-      pointers on the host;
+    - outside domains, `memref.store` and `memref.copy` (writes to device
+      memory from the host), and `memref.load` of anything but f32 and f64
+      (`--stencil-gpu-host-reads` reads those back one element at a
+      time);
     - functions distributed over MPI (`stencil.distribution`);
     - with `serial-scatter` (the pipeline's `scatter=serial`), any domain
       that scatters: serial loops would run on one GPU thread.
@@ -57,6 +56,27 @@ def StencilGPUCheckpointsPass
     signatures; Stencil/Runtime/GPURuntime.h), whose workspace is device
     memory. Every other call of the schedule stays the host library's.
   }];
+}
+
+def StencilGPUHostReadsPass
+    : Pass<"stencil-gpu-host-reads", "::mlir::ModuleOp"> {
+  let summary = "Read single elements of device memory on the host";
+  let description = [{
+    Runs after `--stencil-map-to-gpu`. Host code of the GPU route reads
+    array elements in two places: a per-step scalar that the input reads
+    from an array (`memref.load %w[%t]`, FWI's source wavelet), and the
+    sum of a domain with results, which the GPU form of
+    `--convert-stencil-to-affine` leaves in a one-element device buffer.
+    The arrays are device memory: each `memref.load` outside the mapped
+    parallel loops becomes a call of `stencil_gpu_read_f64` (or `_f32`,
+    Stencil/Runtime/GPURuntime.h) on the element's address, which copies
+    it to the host after the kernels before it have finished.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
 }
 
 def StencilMapToGPUPass : Pass<"stencil-map-to-gpu", "::mlir::ModuleOp"> {

@@ -55,6 +55,14 @@ void _mlir_ciface_stencil_gpu_ckpt_workspace(stencil_ckpt_bytes *result,
                                              stencil_ckpt_schedule *schedule);
 void stencil_gpu_ckpt_release_workspace(void);
 
+/* One element of device memory, copied to the host once the kernels
+ * launched before have finished: the host's reads of per-step scalars and
+ * of the sums of domains with results (--stencil-gpu-host-reads). */
+#define STENCIL_GPU_READ_F64_NAME "stencil_gpu_read_f64"
+#define STENCIL_GPU_READ_F32_NAME "stencil_gpu_read_f32"
+double stencil_gpu_read_f64(const void *element);
+float stencil_gpu_read_f32(const void *element);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,3 +35,37 @@ func.func @unit_dim(%a: memref<?x?x?xf64>, %n: index, %j: index) {
   }
   return
 }
+
+// A domain with results: the partial sums of the slices of dimension 0 in
+// parallel (each slice serially), then, in the GPU form, their serial sum
+// in a parallel loop of two iterations of which the first works (a kernel:
+// the partial sums stay in device memory) into a one-element buffer that
+// the host reads; without the option the host sums them.
+// CHECK-LABEL: func.func @sum2d(
+// CHECK:         %[[P:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK:         affine.parallel (%[[I:.*]]) = (0) to
+// CHECK:           affine.for
+// CHECK:           affine.store %{{.*}}, %[[P]][%[[I]]]
+// CHECK:         %[[C:.*]] = memref.alloc() : memref<1xf64>
+// CHECK:         affine.parallel (%[[Z:.*]]) = (0) to (2) {
+// CHECK-NEXT:      affine.if #{{.*}}(%[[Z]]) {
+// CHECK-NEXT:        %[[T:.*]] = affine.for %[[Q:.*]] = 0 to %{{.*}} iter_args
+// CHECK-NEXT:          affine.load %[[P]][%[[Q]]]
+// CHECK:             affine.store %[[T]], %[[C]][0] : memref<1xf64>
+// CHECK:         %[[S:.*]] = affine.load %[[C]][0] : memref<1xf64>
+// CHECK:         memref.dealloc %[[C]]
+// CHECK:         memref.dealloc %[[P]]
+// CHECK:         scf.yield %[[S]]
+// OUTER-LABEL: func.func @sum2d(
+// OUTER:         affine.parallel
+// OUTER-NOT:     affine.parallel
+// OUTER:         affine.for %{{.*}} = 0 to %{{.*}} iter_args
+// OUTER:         return
+func.func @sum2d(%a: memref<?x?xf64>, %n: index) -> f64 {
+  %s = stencil.domain (%i, %j) = (0, 0) to (%n, %n) -> f64 {
+    %v = stencil.gather %a[0, 0] : memref<?x?xf64>
+    %w = arith.mulf %v, %v : f64
+    stencil.yield %w : f64
+  }
+  return %s : f64
+}
