@@ -9,11 +9,15 @@
 //                  state, so the schedule keeps no snapshot;
 //   wave3d_loop_c  the coefficient active (c * lap(u): the gradient in c
 //                  needs every state), so Revolve keeps snapshots, in
-//                  device memory (stencil_gpu_ckpt_start).
+//                  device memory (stencil_gpu_ckpt_start);
+//   fwi            examples/fwi/fwi.mlir: a receiver misfit summed over a
+//                  plane every step (a domain with results, summed on the
+//                  device and read back) and a source wavelet read on the
+//                  host (memref.load of w[t]).
 //
 //   stencil-timeloop-gpu --libdir DIR --check
 //       for each kernel, size, step count and snapshot count: the GPU
-//       gradient against the CPU one (the same IR; rounding tolerance, and
+//       gradient (and FWI's misfit) against the CPU one (the same IR; rounding tolerance, and
 //       the share of bitwise-equal values printed), and every snapshot
 //       count's GPU gradient bitwise equal to store-all's; one PASS/FAIL
 //       line each, then "N passed, M failed".
@@ -183,8 +187,140 @@ bool close(const std::vector<double> &a, const std::vector<double> &b,
   return finite && rel <= 1e-12;
 }
 
+using FwiPrimal = double (*)(D3 *, D3 *, D3 *, D3 *, StencilMemRef1D_f64 *,
+                             D3 *, int64_t, int64_t, int64_t, int64_t,
+                             int64_t, int64_t);
+using FwiAdjoint = void (*)(D3 *, D3 *, D3 *, D3 *, StencilMemRef1D_f64 *,
+                            D3 *, int64_t, int64_t, int64_t, int64_t, int64_t,
+                            int64_t, D3 *, D3 *, D3 *, D3 *, double, int64_t);
+
+/// FWI's arrays: u0, u1, u2, m (n^3), then w (T), d (T x n x n), then the
+/// shadows of u0, u1, u2, m; on the host, or copied to the device.
+struct FwiProblem {
+  int64_t n, steps;
+  std::vector<std::vector<double>> host;
+  std::vector<double *> device;
+  FwiProblem(int64_t n, int64_t steps, bool onDevice) : n(n), steps(steps) {
+    size_t cells = size_t(n) * n * n;
+    for (int a = 0; a < 10; ++a)
+      host.emplace_back(a == 4 ? size_t(steps)
+                        : a == 5 ? size_t(steps) * n * n
+                                 : cells);
+    if (onDevice)
+      for (auto &a : host) {
+        double *p = nullptr;
+        checkCuda(cudaMalloc(&p, a.size() * sizeof(double)), "cudaMalloc");
+        checkCuda(cudaMemcpy(p, a.data(), a.size() * sizeof(double),
+                             cudaMemcpyHostToDevice),
+                  "cudaMemcpy");
+        device.push_back(p);
+      }
+  }
+  ~FwiProblem() {
+    for (double *p : device)
+      cudaFree(p);
+  }
+  void fill(unsigned seed) {
+    for (size_t a = 0; a < host.size(); ++a) {
+      unsigned s = seed * 7919u + unsigned(a) * 104729u;
+      for (double &x : host[a]) {
+        s = s * 1664525u + 1013904223u;
+        double r = double(s >> 8) / double(1u << 24);
+        x = a == 3 ? 0.05 + 0.1 * r : a < 3 || a >= 6 ? 0.1 * (2 * r - 1)
+                                                      : 2 * r - 1;
+      }
+    }
+    for (size_t a = 0; a < device.size(); ++a)
+      checkCuda(cudaMemcpy(device[a], host[a].data(),
+                           host[a].size() * sizeof(double),
+                           cudaMemcpyHostToDevice),
+                "cudaMemcpy");
+  }
+  double *data(size_t a) { return device.empty() ? host[a].data() : device[a]; }
+  double call(void *primal, void *adjoint, int64_t snapshots) {
+    std::vector<D3> d;
+    for (size_t a : {0, 1, 2, 3})
+      d.push_back(stencil_memref3d_f64(data(a), n, n, n));
+    D3 traces = stencil_memref3d_f64(data(5), steps, n, n);
+    StencilMemRef1D_f64 w = stencil_memref1d_f64(data(4), steps);
+    std::vector<D3> b;
+    for (size_t a : {6, 7, 8, 9})
+      b.push_back(stencil_memref3d_f64(data(a), n, n, n));
+    int64_t s = n / 2, zr = n - 3;
+    if (primal)
+      return reinterpret_cast<FwiPrimal>(primal)(&d[0], &d[1], &d[2], &d[3],
+                                                 &w, &traces, n, s, s, 2, zr,
+                                                 steps);
+    reinterpret_cast<FwiAdjoint>(adjoint)(&d[0], &d[1], &d[2], &d[3], &w,
+                                          &traces, n, s, s, 2, zr, steps,
+                                          &b[0], &b[1], &b[2], &b[3], 1.0,
+                                          snapshots);
+    return 0;
+  }
+  std::vector<double> gradient() {
+    std::vector<double> g;
+    for (size_t a = 6; a < 10; ++a) {
+      std::vector<double> part(host[a].size());
+      if (device.empty())
+        part = host[a];
+      else
+        checkCuda(cudaMemcpy(part.data(), device[a],
+                             part.size() * sizeof(double),
+                             cudaMemcpyDeviceToHost),
+                  "cudaMemcpy");
+      g.insert(g.end(), part.begin(), part.end());
+    }
+    return g;
+  }
+};
+
+/// FWI on the GPU against the CPU: the misfit (bitwise: the same order of
+/// summation), the gradient, every snapshot count against store-all.
+void checkFwi(const std::string &dir, Counts &counts) {
+  Library cpu, gpu;
+  if (!cpu.open(dir + "/libfwi_f64_cpu.so", "fwi") ||
+      !gpu.open(dir + "/libfwi_f64_gather.so", "fwi")) {
+    counts.report(false, "fwi", "cannot open its libraries");
+    return;
+  }
+  for (int64_t n : {8, 16, 33})
+    for (int64_t steps : {1, 6, 20}) {
+      std::string what =
+          "fwi n=" + std::to_string(n) + " T=" + std::to_string(steps);
+      FwiProblem ref(n, steps, false);
+      ref.fill(unsigned(n + steps));
+      double wantJ = ref.call(reinterpret_cast<void *>(cpu.primal), nullptr, 0);
+      ref.fill(unsigned(n + steps));
+      ref.call(nullptr, cpu.adjoint, steps);
+      std::vector<double> want = ref.gradient();
+      FwiProblem dev(n, steps, true);
+      dev.fill(unsigned(n + steps));
+      double gotJ = dev.call(reinterpret_cast<void *>(gpu.primal), nullptr, 0);
+      char text[96];
+      std::snprintf(text, sizeof text, "J = %.17g, CPU %.17g", gotJ, wantJ);
+      counts.report(gotJ == wantJ, what + " misfit bitwise = CPU", text);
+      std::vector<double> storeAll;
+      for (int64_t s : {steps, int64_t(1), int64_t(3)}) {
+        dev.fill(unsigned(n + steps));
+        dev.call(nullptr, gpu.adjoint, s);
+        std::vector<double> got = dev.gradient();
+        std::string detail;
+        std::string at = what + " snapshots=" + std::to_string(s);
+        counts.report(close(got, want, detail), at + " GPU vs CPU", detail);
+        if (s == steps) {
+          storeAll = got;
+          continue;
+        }
+        bool same = got == storeAll;
+        counts.report(same, at + " bitwise = store-all",
+                      same ? "equal" : "differs");
+      }
+    }
+}
+
 int runChecks(const std::string &dir) {
   Counts counts;
+  checkFwi(dir, counts);
   for (bool activeC : {false, true}) {
     std::string kernel = activeC ? "wave3d_loop_c" : "wave3d_loop";
     Library cpu, gpu;
@@ -280,6 +416,23 @@ void runTimes(const std::string &dir, const std::string &cases) {
                   kernel.c_str(), n, steps, snapshots, primal, all,
                   all / primal, some, some / primal, points / all / 1e6);
     }
+    Library fwi;
+    if (!fwi.open(dir + "/libfwi_f64_gather.so", "fwi"))
+      continue;
+    FwiProblem p(n, steps, true);
+    p.fill(1);
+    auto reset = [&] { p.fill(1); };
+    double primal = median(reset, [&] {
+      p.call(reinterpret_cast<void *>(fwi.primal), nullptr, 0);
+    });
+    double all = median(reset, [&] { p.call(nullptr, fwi.adjoint, steps); });
+    double some =
+        median(reset, [&] { p.call(nullptr, fwi.adjoint, snapshots); });
+    double points = double(n - 2) * double(n - 2) * double(n - 2) * steps;
+    std::printf("fwi %ld %ld %ld: %.3f, %.3f (%.2fx), %.3f (%.2fx), "
+                "%.1f GPts/s\n",
+                n, steps, snapshots, primal, all, all / primal, some,
+                some / primal, points / all / 1e6);
   }
 }
 
