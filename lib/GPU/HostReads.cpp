@@ -79,6 +79,13 @@ struct StencilGPUHostReadsPass
         loads.push_back(load);
     });
     for (memref::LoadOp load : loads) {
+      if (!load.getMemRefType().isStrided()) {
+        load.emitOpError()
+            << "reads an element of an array without a strided layout on "
+               "the host; the GPU pipeline reads back elements of strided "
+               "arrays only";
+        return signalPassFailure();
+      }
       OpBuilder builder(load);
       func::FuncOp reader = getReader(module, load.getType());
       auto call = func::CallOp::create(builder, load.getLoc(), reader,

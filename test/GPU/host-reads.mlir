@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --stencil-gpu-host-reads | FileCheck %s
+// RUN: stencil-opt %s --stencil-gpu-host-reads -split-input-file -verify-diagnostics | FileCheck %s
 
 // --stencil-gpu-host-reads: an f64 or f32 element read on the host (outside
 // the mapped scf.parallel loops) is copied from device memory by the GPU
@@ -39,4 +39,15 @@ func.func @reads(%w: memref<?x?xf64>, %f: memref<?xf32>, %i: index,
     scf.reduce
   }
   return %v, %g : f64, f32
+}
+
+// -----
+
+// An array without a strided layout has no element address to read from:
+// a located error.
+func.func @not_strided(%w: memref<8xf64, affine_map<(d0) -> (d0 floordiv 2)>>) -> f64 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{reads an element of an array without a strided layout on the host}}
+  %v = memref.load %w[%c0] : memref<8xf64, affine_map<(d0) -> (d0 floordiv 2)>>
+  return %v : f64
 }
