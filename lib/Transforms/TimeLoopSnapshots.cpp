@@ -106,9 +106,8 @@ static BorderParts planBorder(OpBuilder &builder, Location loc,
 }
 
 Value SnapshotLayout::slotPartBytes(OpBuilder &builder, Location loc,
-                                    unsigned array) {
+                                    unsigned array, Value bytes) {
   MemRefType type = types[array];
-  Value bytes = arrayBytes(builder, loc, type, sizes[array]);
   if (!borders[array])
     return bytes;
   Value element = arith::ConstantIndexOp::create(
@@ -150,11 +149,11 @@ SnapshotLayout::SnapshotLayout(OpBuilder &builder, Location loc,
   for (unsigned k = 0; k < types.size(); ++k) {
     wholeOffsets.push_back(whole);
     keptOffsets.push_back(kept);
+    Value bytes = arrayBytes(builder, loc, types[k], sizes[k]);
     whole = arith::AddIOp::create(builder, loc, whole,
-                                  slotPartBytes(builder, loc, k));
+                                  slotPartBytes(builder, loc, k, bytes));
     if (read[k])
-      kept = arith::AddIOp::create(
-          builder, loc, kept, arrayBytes(builder, loc, types[k], sizes[k]));
+      kept = arith::AddIOp::create(builder, loc, kept, bytes);
   }
   if (!llvm::is_contained(read, false)) {
     offsets = wholeOffsets;
@@ -175,11 +174,16 @@ bool SnapshotLayout::leftOutOfStoreAll(unsigned array) const {
   return !read[array];
 }
 
-Value SnapshotLayout::view(OpBuilder &builder, Location loc, Value slot,
-                           unsigned array) const {
-  Value start = arith::AddIOp::create(
+Value SnapshotLayout::partStart(OpBuilder &builder, Location loc, Value slot,
+                                unsigned array) const {
+  return arith::AddIOp::create(
       builder, loc, arith::MulIOp::create(builder, loc, slot, stride),
       offsets[array]);
+}
+
+Value SnapshotLayout::view(OpBuilder &builder, Location loc, Value slot,
+                           unsigned array) const {
+  Value start = partStart(builder, loc, slot, array);
   MemRefType type = types[array];
   auto viewType = MemRefType::get(type.getShape(), type.getElementType());
   return memref::ViewOp::create(builder, loc, viewType, workspace, start,
@@ -220,9 +224,7 @@ void SnapshotLayout::emitBorderCopy(OpBuilder &builder, Location loc,
   MemRefType type = types[array];
   Value element = arith::ConstantIndexOp::create(
       builder, loc, type.getElementTypeBitWidth() / 8);
-  Value base = arith::AddIOp::create(
-      builder, loc, arith::MulIOp::create(builder, loc, slot, stride),
-      offsets[array]);
+  Value base = partStart(builder, loc, slot, array);
   SmallVector<int64_t> dynamic(type.getRank(), ShapedType::kDynamic);
   auto packedType = MemRefType::get(dynamic, type.getElementType());
   SmallVector<OpFoldResult> ones(type.getRank(), builder.getIndexAttr(1));

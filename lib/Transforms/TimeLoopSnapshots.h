@@ -80,12 +80,17 @@ public:
   bool snapshotsCanStandIn() const;
 
 private:
+  /// The byte at which array `array`'s part of slot `slot` starts.
+  Value partStart(OpBuilder &builder, Location loc, Value slot,
+                  unsigned array) const;
   Value view(OpBuilder &builder, Location loc, Value slot,
              unsigned array) const;
   /// Whether array `array` is left out of the slots under store-all.
   bool leftOutOfStoreAll(unsigned array) const;
-  /// The bytes array `array` takes in a slot outside store-all.
-  Value slotPartBytes(OpBuilder &builder, Location loc, unsigned array);
+  /// The bytes array `array` takes in a slot outside store-all, of whole
+  /// `bytes` (its border's where the flag selects them).
+  Value slotPartBytes(OpBuilder &builder, Location loc, unsigned array,
+                      Value bytes);
   void emitWholeCopy(OpBuilder &builder, Location loc, Value slot,
                      unsigned array, Value working, bool restore) const;
   void emitBorderCopy(OpBuilder &builder, Location loc, Value slot,
