@@ -22,15 +22,6 @@ using namespace stencil::gpubench;
 
 namespace {
 
-struct Counts {
-  int passed = 0, failed = 0;
-  void report(bool ok, const std::string &what, const std::string &detail) {
-    (ok ? passed : failed) += 1;
-    std::printf("%s %s: %s\n", ok ? "PASS" : "FAIL", what.c_str(),
-                detail.c_str());
-  }
-};
-
 template <typename T> double tolerance() {
   return sizeof(T) == 8 ? 1e-12 : 2e-5;
 }

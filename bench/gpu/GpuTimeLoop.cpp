@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuCheck.h"
 #include "Stencil/ABI/StencilABI.h"
 
 #include <cuda_runtime.h>
@@ -43,6 +44,7 @@
 
 namespace {
 
+using stencil::gpubench::Counts;
 using D3 = StencilMemRef3D_f64;
 using Primal = void (*)(D3 *, D3 *, D3 *, D3 *, int64_t, int64_t);
 /// Passive c: the three states' shadows, then the snapshot count.
@@ -77,41 +79,44 @@ struct Library {
   }
 };
 
-/// The arrays of one problem: u0, u1, u2, c and the shadows of u0, u1, u2
-/// (and c), on the host and, for the GPU, on the device.
-struct Problem {
-  int64_t n;
-  bool activeC;
-  std::vector<std::vector<double>> host; // 4 arrays, then 3 or 4 shadows
+/// Arrays of the given sizes on the host and, for the GPU, their copies on
+/// the device: the arguments of one kernel's calls.
+struct Arrays {
+  std::vector<std::vector<double>> host;
   std::vector<double *> device;
 
-  Problem(int64_t n, bool activeC, bool onDevice) : n(n), activeC(activeC) {
-    size_t count = size_t(n) * n * n;
-    host.assign(activeC ? 8 : 7, std::vector<double>(count));
+  Arrays(const std::vector<size_t> &sizes, bool onDevice) {
+    for (size_t size : sizes)
+      host.emplace_back(size);
     if (onDevice)
-      for (size_t a = 0; a < host.size(); ++a) {
+      for (auto &a : host) {
         double *p = nullptr;
-        checkCuda(cudaMalloc(&p, count * sizeof(double)), "cudaMalloc");
+        checkCuda(cudaMalloc(&p, a.size() * sizeof(double)), "cudaMalloc");
         device.push_back(p);
       }
+    upload();
   }
-  ~Problem() {
+  ~Arrays() {
     for (double *p : device)
       cudaFree(p);
   }
-  /// Inputs from `seed`: states in [-1, 1), c in [0.05, 0.15) (a stable
-  /// wave), shadows in [-1, 1).
-  void fill(unsigned seed) {
+  Arrays(const Arrays &) = delete;
+  Arrays &operator=(const Arrays &) = delete;
+
+  /// Fills array `a` with `value(a, r)`, r uniform in [0, 1) from `seed`,
+  /// and copies the arrays to the device.
+  template <typename Value> void fill(unsigned seed, Value value) {
     for (size_t a = 0; a < host.size(); ++a) {
       unsigned s = seed * 7919u + unsigned(a) * 104729u;
       for (double &x : host[a]) {
         s = s * 1664525u + 1013904223u;
-        double r = double(s >> 8) / double(1u << 24);
-        x = a == 3 ? 0.05 + 0.1 * r : 2 * r - 1;
+        x = value(a, double(s >> 8) / double(1u << 24));
       }
     }
     upload();
   }
+  /// Copies the host arrays to the device (the inputs again, where a call
+  /// on the device changed them).
   void upload() {
     for (size_t a = 0; a < device.size(); ++a)
       checkCuda(cudaMemcpy(device[a], host[a].data(),
@@ -119,18 +124,45 @@ struct Problem {
                            cudaMemcpyHostToDevice),
                 "cudaMemcpy");
   }
-  void download() {
-    for (size_t a = 0; a < device.size(); ++a)
-      checkCuda(cudaMemcpy(host[a].data(), device[a],
-                           host[a].size() * sizeof(double),
-                           cudaMemcpyDeviceToHost),
-                "cudaMemcpy");
+  double *data(size_t a) { return device.empty() ? host[a].data() : device[a]; }
+  /// Arrays `from` on, one after the other, on the host.
+  std::vector<double> tail(size_t from) const {
+    std::vector<double> all;
+    for (size_t a = from; a < host.size(); ++a) {
+      std::vector<double> part = host[a];
+      if (!device.empty())
+        checkCuda(cudaMemcpy(part.data(), device[a],
+                             part.size() * sizeof(double),
+                             cudaMemcpyDeviceToHost),
+                  "cudaMemcpy");
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  }
+};
+
+/// The arrays of one wave3d_loop problem: u0, u1, u2, c and the shadows of
+/// u0, u1, u2 (and c).
+struct Problem {
+  int64_t n;
+  bool activeC;
+  Arrays arrays;
+
+  Problem(int64_t n, bool activeC, bool onDevice)
+      : n(n), activeC(activeC),
+        arrays(std::vector<size_t>(activeC ? 8 : 7, size_t(n) * n * n),
+               onDevice) {}
+  /// Inputs from `seed`: states in [-1, 1), c in [0.05, 0.15) (a stable
+  /// wave), shadows in [-1, 1).
+  void fill(unsigned seed) {
+    arrays.fill(seed, [](size_t a, double r) {
+      return a == 3 ? 0.05 + 0.1 * r : 2 * r - 1;
+    });
   }
   std::vector<D3> descriptors() {
     std::vector<D3> d;
-    for (size_t a = 0; a < host.size(); ++a)
-      d.push_back(stencil_memref3d_f64(
-          device.empty() ? host[a].data() : device[a], n, n, n));
+    for (size_t a = 0; a < arrays.host.size(); ++a)
+      d.push_back(stencil_memref3d_f64(arrays.data(a), n, n, n));
     return d;
   }
   void primal(const Library &lib, int64_t steps) {
@@ -149,21 +181,7 @@ struct Problem {
           snapshots);
   }
   /// The shadows (the gradient), on the host.
-  std::vector<double> gradient() const {
-    std::vector<double> g;
-    for (size_t a = 4; a < host.size(); ++a)
-      g.insert(g.end(), host[a].begin(), host[a].end());
-    return g;
-  }
-};
-
-struct Counts {
-  int passed = 0, failed = 0;
-  void report(bool ok, const std::string &what, const std::string &detail) {
-    (ok ? passed : failed) += 1;
-    std::printf("%s %s: %s\n", ok ? "PASS" : "FAIL", what.c_str(),
-                detail.c_str());
-  }
+  std::vector<double> gradient() const { return arrays.tail(4); }
 };
 
 /// max |a - b| / max |b| within 1e-12, and the share of bitwise-equal
@@ -195,57 +213,37 @@ using FwiAdjoint = void (*)(D3 *, D3 *, D3 *, D3 *, StencilMemRef1D_f64 *,
                             int64_t, D3 *, D3 *, D3 *, D3 *, double, int64_t);
 
 /// FWI's arrays: u0, u1, u2, m (n^3), then w (T), d (T x n x n), then the
-/// shadows of u0, u1, u2, m; on the host, or copied to the device.
+/// shadows of u0, u1, u2, m.
 struct FwiProblem {
   int64_t n, steps;
-  std::vector<std::vector<double>> host;
-  std::vector<double *> device;
-  FwiProblem(int64_t n, int64_t steps, bool onDevice) : n(n), steps(steps) {
-    size_t cells = size_t(n) * n * n;
-    for (int a = 0; a < 10; ++a)
-      host.emplace_back(a == 4 ? size_t(steps)
-                        : a == 5 ? size_t(steps) * n * n
-                                 : cells);
-    if (onDevice)
-      for (auto &a : host) {
-        double *p = nullptr;
-        checkCuda(cudaMalloc(&p, a.size() * sizeof(double)), "cudaMalloc");
-        checkCuda(cudaMemcpy(p, a.data(), a.size() * sizeof(double),
-                             cudaMemcpyHostToDevice),
-                  "cudaMemcpy");
-        device.push_back(p);
-      }
+  Arrays arrays;
+
+  static std::vector<size_t> sizes(int64_t n, int64_t steps) {
+    std::vector<size_t> all(10, size_t(n) * n * n);
+    all[4] = size_t(steps);
+    all[5] = size_t(steps) * n * n;
+    return all;
   }
-  ~FwiProblem() {
-    for (double *p : device)
-      cudaFree(p);
-  }
+  FwiProblem(int64_t n, int64_t steps, bool onDevice)
+      : n(n), steps(steps), arrays(sizes(n, steps), onDevice) {}
+  /// States and shadows in [-0.1, 0.1), m in [0.05, 0.15), w and d in
+  /// [-1, 1).
   void fill(unsigned seed) {
-    for (size_t a = 0; a < host.size(); ++a) {
-      unsigned s = seed * 7919u + unsigned(a) * 104729u;
-      for (double &x : host[a]) {
-        s = s * 1664525u + 1013904223u;
-        double r = double(s >> 8) / double(1u << 24);
-        x = a == 3 ? 0.05 + 0.1 * r : a < 3 || a >= 6 ? 0.1 * (2 * r - 1)
-                                                      : 2 * r - 1;
-      }
-    }
-    for (size_t a = 0; a < device.size(); ++a)
-      checkCuda(cudaMemcpy(device[a], host[a].data(),
-                           host[a].size() * sizeof(double),
-                           cudaMemcpyHostToDevice),
-                "cudaMemcpy");
+    arrays.fill(seed, [](size_t a, double r) {
+      return a == 3 ? 0.05 + 0.1 * r
+             : a < 3 || a >= 6 ? 0.1 * (2 * r - 1)
+                               : 2 * r - 1;
+    });
   }
-  double *data(size_t a) { return device.empty() ? host[a].data() : device[a]; }
   double call(void *primal, void *adjoint, int64_t snapshots) {
     std::vector<D3> d;
     for (size_t a : {0, 1, 2, 3})
-      d.push_back(stencil_memref3d_f64(data(a), n, n, n));
-    D3 traces = stencil_memref3d_f64(data(5), steps, n, n);
-    StencilMemRef1D_f64 w = stencil_memref1d_f64(data(4), steps);
+      d.push_back(stencil_memref3d_f64(arrays.data(a), n, n, n));
+    D3 traces = stencil_memref3d_f64(arrays.data(5), steps, n, n);
+    StencilMemRef1D_f64 w = stencil_memref1d_f64(arrays.data(4), steps);
     std::vector<D3> b;
     for (size_t a : {6, 7, 8, 9})
-      b.push_back(stencil_memref3d_f64(data(a), n, n, n));
+      b.push_back(stencil_memref3d_f64(arrays.data(a), n, n, n));
     int64_t s = n / 2, zr = n - 3;
     if (primal)
       return reinterpret_cast<FwiPrimal>(primal)(&d[0], &d[1], &d[2], &d[3],
@@ -257,21 +255,7 @@ struct FwiProblem {
                                           snapshots);
     return 0;
   }
-  std::vector<double> gradient() {
-    std::vector<double> g;
-    for (size_t a = 6; a < 10; ++a) {
-      std::vector<double> part(host[a].size());
-      if (device.empty())
-        part = host[a];
-      else
-        checkCuda(cudaMemcpy(part.data(), device[a],
-                             part.size() * sizeof(double),
-                             cudaMemcpyDeviceToHost),
-                  "cudaMemcpy");
-      g.insert(g.end(), part.begin(), part.end());
-    }
-    return g;
-  }
+  std::vector<double> gradient() const { return arrays.tail(6); }
 };
 
 /// FWI on the GPU against the CPU: the misfit (bitwise: the same order of
@@ -301,7 +285,7 @@ void checkFwi(const std::string &dir, Counts &counts) {
       counts.report(gotJ == wantJ, what + " misfit bitwise = CPU", text);
       std::vector<double> storeAll;
       for (int64_t s : {steps, int64_t(1), int64_t(3)}) {
-        dev.fill(unsigned(n + steps));
+        dev.arrays.upload();
         dev.call(nullptr, gpu.adjoint, s);
         std::vector<double> got = dev.gradient();
         std::string detail;
@@ -340,7 +324,6 @@ int runChecks(const std::string &dir) {
           dev.fill(unsigned(n * 100 + steps));
           dev.adjoint(gpu, steps, s);
           checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-          dev.download();
           std::vector<double> got = dev.gradient();
           std::string what = kernel + " n=" + std::to_string(n) +
                              " T=" + std::to_string(steps) +
@@ -406,7 +389,7 @@ void runTimes(const std::string &dir, const std::string &cases) {
         continue;
       Problem p(n, activeC, true);
       p.fill(1);
-      auto reset = [&] { p.upload(); };
+      auto reset = [&] { p.arrays.upload(); };
       double primal = median(reset, [&] { p.primal(gpu, steps); });
       double all = median(reset, [&] { p.adjoint(gpu, steps, steps); });
       double some = median(reset, [&] { p.adjoint(gpu, steps, snapshots); });
@@ -421,7 +404,7 @@ void runTimes(const std::string &dir, const std::string &cases) {
       continue;
     FwiProblem p(n, steps, true);
     p.fill(1);
-    auto reset = [&] { p.fill(1); };
+    auto reset = [&] { p.arrays.upload(); };
     double primal = median(reset, [&] {
       p.call(reinterpret_cast<void *>(fwi.primal), nullptr, 0);
     });
