@@ -375,6 +375,10 @@ struct ConvertStencilToAffinePass
     for (DomainOp domain : domains)
       if (failed(lowerDomainToAffine(rewriter, domain, scatter, allParallel)))
         return signalPassFailure();
+    // Global indices that no distribution made local are what they say on
+    // one process; below the stencil level the mark means nothing.
+    StringRef globalIndex = StencilDialect::GlobalIndexAttrHelper::getNameStr();
+    getOperation()->walk([&](Operation *op) { op->removeAttr(globalIndex); });
   }
 };
 } // namespace

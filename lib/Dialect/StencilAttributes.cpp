@@ -133,6 +133,15 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                   "arith.constant";
     return success();
   }
+  if (name == GlobalIndexAttrHelper::getNameStr()) {
+    auto dim = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!dim || !dim.getType().isInteger(64) || dim.getInt() < 0 ||
+        op->getNumResults() != 1 || !op->getResult(0).getType().isIndex())
+      return op->emitOpError() << "'" << name
+                               << "' must be a non-negative i64 on an op "
+                                  "with one index result";
+    return success();
+  }
   if (name == DistributedSumAttrHelper::getNameStr()) {
     auto domain = dyn_cast<DomainOp>(op);
     if (!domain || domain.getNumResults() == 0 ||

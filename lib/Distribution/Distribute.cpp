@@ -243,11 +243,27 @@ static bool isWholeArrayDomain(DomainOp domain, unsigned rank) {
   return true;
 }
 
+/// Whether `domain` copies a part of a border snapshot: it is in the
+/// branch of an `scf.if` that the flag marked `stencil.snapshot_borders`
+/// selects. Its parts are bounded by the box a step overwrites, which
+/// localizeGlobalIndices states in the rank's terms, and by the local
+/// extents: on a rank it copies the border of the rank's block.
+static bool isBorderCopy(DomainOp domain) {
+  for (auto choice = domain->getParentOfType<scf::IfOp>(); choice;
+       choice = choice->getParentOfType<scf::IfOp>()) {
+    auto flag = choice.getCondition().getDefiningOp<arith::ConstantOp>();
+    if (flag &&
+        flag->hasAttr(StencilDialect::SnapshotBordersAttrHelper::getNameStr()))
+      return choice.getThenRegion().isAncestor(domain->getParentRegion());
+  }
+  return false;
+}
+
 /// Checks that the domains of a function without block domains are whole
-/// array ones.
+/// array ones or copies of border snapshots.
 static LogicalResult checkNestedDomains(func::FuncOp func, unsigned rank) {
   WalkResult result = func.walk([&](DomainOp domain) {
-    if (isWholeArrayDomain(domain, rank))
+    if (isWholeArrayDomain(domain, rank) || isBorderCopy(domain))
       return WalkResult::advance();
     domain.emitOpError()
         << "is nested in a region other than a function's body or its "
@@ -425,7 +441,8 @@ static LogicalResult collectFunction(func::FuncOp func, ArrayRef<int64_t> grid,
 /// Functions that call a distributed function (the adjoint of a time loop
 /// calls its step functions) gain the global extents too, and pass them on
 /// at every such call.
-static void distributeCallers(ModuleOp module, DenseSet<Operation *> distributed,
+static void distributeCallers(ModuleOp module,
+                              DenseSet<Operation *> &distributed,
                               ArrayRef<int64_t> grid, int64_t halo) {
   unsigned rank = grid.size();
   auto callsDistributed = [&](func::FuncOp func) {
@@ -455,17 +472,28 @@ static void distributeCallers(ModuleOp module, DenseSet<Operation *> distributed
   });
 }
 
-/// Snapshots of a reversed time loop keep whole arrays on every rank: the
-/// borders the adjoint keeps otherwise (`--stencil-adjoint`,
-/// snapshot-borders) are those of the global box, not of a rank's block.
-/// Sets the flag that selects them to false and folds what tests it (the
-/// copies' `scf.if`, the slot sizes' `arith.select`).
-static void dropSnapshotBorders(ModuleOp module) {
+/// The border snapshots of a reversed time loop (`--stencil-adjoint`,
+/// snapshot-borders) keep what lies outside the box a step overwrites. Its
+/// bounds, marked `stencil.global_index`, become each rank's
+/// (localizeGlobalIndices). In a function whose flag selects borders
+/// without such marks, the snapshots keep whole arrays on every rank: this
+/// sets the flag to false and folds what tests it (the copies' `scf.if`,
+/// the slot sizes' `arith.select`).
+static void dropUnmarkedSnapshotBorders(ModuleOp module) {
   SmallVector<arith::ConstantOp> flags;
-  module.walk([&](arith::ConstantOp op) {
-    if (op->hasAttr(StencilDialect::SnapshotBordersAttrHelper::getNameStr()))
-      flags.push_back(op);
-  });
+  for (auto func : module.getOps<func::FuncOp>()) {
+    bool marked = false;
+    func.walk([&](Operation *op) {
+      marked |= op->hasAttr(
+          StencilDialect::GlobalIndexAttrHelper::getNameStr());
+    });
+    if (marked)
+      continue;
+    func.walk([&](arith::ConstantOp op) {
+      if (op->hasAttr(StencilDialect::SnapshotBordersAttrHelper::getNameStr()))
+        flags.push_back(op);
+    });
+  }
   for (arith::ConstantOp flag : flags) {
     for (Operation *user : llvm::make_early_inc_range(flag->getUsers())) {
       if (auto select = dyn_cast<arith::SelectOp>(user)) {
@@ -511,7 +539,7 @@ struct StencilDistributePass
     ModuleOp module = getOperation();
     if (failed(checkOptions(module)))
       return signalPassFailure();
-    dropSnapshotBorders(module);
+    dropUnmarkedSnapshotBorders(module);
     unsigned rank = grid.size();
     std::vector<DistributedFunction> functions;
     int64_t widest = 0;
@@ -547,7 +575,11 @@ struct StencilDistributePass
       emitDistributedFunction(dist, grid, width);
       distributed.insert(dist.func);
     }
-    distributeCallers(module, std::move(distributed), grid, width);
+    distributeCallers(module, distributed, grid, width);
+    for (auto func : module.getOps<func::FuncOp>())
+      if (distributed.contains(func) &&
+          failed(localizeGlobalIndices(func, grid, width)))
+        return signalPassFailure();
   }
 };
 } // namespace

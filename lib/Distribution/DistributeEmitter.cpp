@@ -126,26 +126,41 @@ private:
 };
 } // namespace
 
+/// Declares `name` in `module` (private), unless it is there.
+static func::FuncOp declareFunction(ModuleOp module, StringRef name,
+                                    TypeRange args, TypeRange results) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto decl = func::FuncOp::create(b, module.getLoc(), name,
+                                   b.getFunctionType(args, results));
+  decl.setPrivate();
+  return decl;
+}
+
+/// The run-time functions that say which block a rank owns: (global
+/// extent, ranks along the dimension, the rank's coordinate) -> its first
+/// index, its number of indices.
+static std::pair<func::FuncOp, func::FuncOp> declareBlockFunctions(
+    ModuleOp module) {
+  Type i64 = IntegerType::get(module.getContext(), 64);
+  return {declareFunction(module, "stencil_dist_block_start", {i64, i64, i64},
+                          {i64}),
+          declareFunction(module, "stencil_dist_block_count", {i64, i64, i64},
+                          {i64})};
+}
+
 void FunctionEmitter::declareRuntime() {
   auto module = dist.func->getParentOfType<ModuleOp>();
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   Type i64 = b.getI64Type();
   auto declare = [&](StringRef name, TypeRange args, TypeRange results) {
-    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-      return existing;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    auto decl = func::FuncOp::create(b, module.getLoc(), name,
-                                     b.getFunctionType(args, results));
-    decl.setPrivate();
-    return decl;
+    return declareFunction(module, name, args, results);
   };
   // The names and signatures of Stencil/Runtime/Distributed.h.
   runtime.checkGrid = declare("stencil_dist_check_grid", {ptr, i64}, {});
-  runtime.blockStart =
-      declare("stencil_dist_block_start", {i64, i64, i64}, {i64});
-  runtime.blockCount =
-      declare("stencil_dist_block_count", {i64, i64, i64}, {i64});
+  std::tie(runtime.blockStart, runtime.blockCount) =
+      declareBlockFunctions(module);
   runtime.checkExtent = declare("stencil_dist_check_extent",
                                 {ptr, ptr, i64, i64, i64}, {});
   runtime.checkBlock =
@@ -359,4 +374,65 @@ void mlir::stencil::emitDistributedFunction(DistributedFunction &dist,
                                             ArrayRef<int64_t> grid,
                                             int64_t halo) {
   FunctionEmitter(dist, grid, halo).emit();
+}
+
+LogicalResult mlir::stencil::localizeGlobalIndices(func::FuncOp func,
+                                                   ArrayRef<int64_t> grid,
+                                                   int64_t halo) {
+  auto name = StencilDialect::GlobalIndexAttrHelper::getNameStr();
+  SmallVector<Operation *> marked;
+  func.walk([&](Operation *op) {
+    if (op->hasAttr(name))
+      marked.push_back(op);
+  });
+  if (marked.empty())
+    return success();
+  unsigned rank = grid.size();
+  for (Operation *op : marked) {
+    int64_t dim = op->getAttrOfType<IntegerAttr>(name).getInt();
+    if (dim >= int64_t(rank))
+      return op->emitOpError()
+             << "marks a global index of dimension " << dim
+             << ", which a grid of rank " << rank
+             << " does not split; distributing it is not supported";
+  }
+  auto [blockStart, blockCount] =
+      declareBlockFunctions(func->getParentOfType<ModuleOp>());
+  Location loc = func.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  auto coords = shard::ProcessMultiIndexOp::create(
+      b, loc, SmallVector<Type>(rank, b.getIndexType()), kGridName);
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  };
+  auto callIndex = [&](func::FuncOp callee, ValueRange args) -> Value {
+    Value result = func::CallOp::create(b, loc, callee, args).getResult(0);
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), result);
+  };
+  ValueRange extents = func.getArguments().take_back(rank);
+  // Index i of dimension k is local index i - start + halo; the rank owns
+  // local [halo, halo + count).
+  SmallVector<Value> shifts, firsts, ends;
+  Value width = arith::ConstantIndexOp::create(b, loc, halo);
+  for (unsigned k = 0; k < rank; ++k) {
+    SmallVector<Value> args = {
+        toI64(extents[k]),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), grid[k]),
+        toI64(coords->getResult(k))};
+    Value start = callIndex(blockStart, args);
+    Value count = callIndex(blockCount, args);
+    shifts.push_back(arith::SubIOp::create(b, loc, width, start));
+    ends.push_back(arith::AddIOp::create(b, loc, width, count));
+  }
+  for (Operation *op : marked) {
+    int64_t dim = op->getAttrOfType<IntegerAttr>(name).getInt();
+    op->removeAttr(name);
+    b.setInsertionPointAfter(op);
+    Value global = op->getResult(0);
+    Value shifted = arith::AddIOp::create(b, loc, global, shifts[dim]);
+    Value local = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, shifted, width), ends[dim]);
+    global.replaceAllUsesExcept(local, shifted.getDefiningOp());
+  }
+  return success();
 }

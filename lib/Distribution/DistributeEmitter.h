@@ -52,6 +52,15 @@ void emitDistributedFunction(DistributedFunction &dist, ArrayRef<int64_t> grid,
 SmallVector<Value> markDistributed(func::FuncOp func, ArrayRef<int64_t> grid,
                                    int64_t halo);
 
+/// Makes the ops of `func` (a distributed function: its trailing arguments
+/// are the global extents) marked `stencil.global_index` = k the rank's
+/// local index in dimension k, clamped to the points the rank owns, and
+/// removes the marks. A time loop's driver bounds its border snapshots so
+/// (docs/Distributed.md, "Time loops"). Fails, with an error at the op, if
+/// k is not a dimension of the grid.
+LogicalResult localizeGlobalIndices(func::FuncOp func, ArrayRef<int64_t> grid,
+                                    int64_t halo);
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_LIB_DISTRIBUTION_DISTRIBUTEEMITTER_H

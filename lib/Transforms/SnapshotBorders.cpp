@@ -13,6 +13,7 @@
 #include "TimeLoopSnapshots.h"
 
 #include "Stencil/Dialect/StencilInterfaces.h"
+#include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -116,18 +117,24 @@ ad::materializeBox(OpBuilder &builder, Location loc, const OverwrittenBox &box,
   if (!llvm::all_of(box.lower, available) ||
       !llvm::all_of(box.upper, available))
     return std::nullopt;
-  auto inDriver = [&](StepBound bound) -> Value {
+  // Each bound is a global index of its dimension: marked so, so that
+  // --stencil-distribute can make it a rank's local one.
+  StencilDialect::GlobalIndexAttrHelper mark(builder.getContext());
+  auto inDriver = [&](StepBound bound, int64_t dim) -> Value {
     Value constant =
         arith::ConstantIndexOp::create(builder, loc, bound.constant);
-    if (bound.argument < 0)
-      return constant;
-    return arith::AddIOp::create(builder, loc, argumentValue(bound.argument),
-                                 constant);
+    Value value = constant;
+    if (bound.argument >= 0)
+      value = arith::AddIOp::create(builder, loc,
+                                    argumentValue(bound.argument), constant);
+    mark.setAttr(value.getDefiningOp(), builder.getI64IntegerAttr(dim));
+    return value;
   };
   SnapshotBox result;
-  for (auto [lower, upper] : llvm::zip_equal(box.lower, box.upper)) {
-    result.lower.push_back(inDriver(lower));
-    result.upper.push_back(inDriver(upper));
+  for (auto [dim, bounds] :
+       llvm::enumerate(llvm::zip_equal(box.lower, box.upper))) {
+    result.lower.push_back(inDriver(std::get<0>(bounds), dim));
+    result.upper.push_back(inDriver(std::get<1>(bounds), dim));
   }
   return result;
 }

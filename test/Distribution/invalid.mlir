@@ -272,3 +272,22 @@ func.func @permuted(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %z = memref.load %u[%c] : memref<?xf64>
   return
 }
+
+// -----
+
+// A global index (the bound of a border snapshot, marked by
+// --stencil-adjoint) of a dimension the grid does not have.
+func.func private @step(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  return
+}
+
+func.func @driver(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) -> index {
+  call @step(%u, %v, %n) : (memref<?xf64>, memref<?xf64>, index) -> ()
+  // expected-error @below {{'arith.constant' op marks a global index of dimension 1, which a grid of rank 1 does not split; distributing it is not supported}}
+  %b = arith.constant {stencil.global_index = 1 : i64} 1 : index
+  return %b : index
+}

@@ -61,8 +61,15 @@ def Stencil_Dialect : Dialect {
   //  - `stencil.snapshot_borders` (unit, on an `i1` `arith.constant`): set
   //    by --stencil-adjoint on the flag that selects, in a reversed time
   //    loop, snapshots that keep only the borders of the arrays a step
-  //    overwrites; --stencil-distribute sets the flag to false (whole
-  //    arrays) and folds what tests it.
+  //    overwrites; --stencil-distribute keeps it where every box is marked
+  //    `stencil.global_index`, else sets it to false (whole arrays) and
+  //    folds what tests it.
+  //  - `stencil.global_index` (i64 `k`, on an op with one `index` result):
+  //    set by --stencil-adjoint on the bounds of the box a step overwrites,
+  //    in a reversed time loop's driver; the value is a global index of
+  //    dimension `k` of the step's arrays. --stencil-distribute turns it
+  //    into the rank's local index of that point, clamped to the points the
+  //    rank owns, and removes the attribute.
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
@@ -73,7 +80,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::UnitAttr":$distributed_sum,
     "::mlir::DictionaryAttr":$distribution,
     "::mlir::UnitAttr":$distinct_arrays,
-    "::mlir::UnitAttr":$snapshot_borders
+    "::mlir::UnitAttr":$snapshot_borders,
+    "::mlir::IntegerAttr":$global_index
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

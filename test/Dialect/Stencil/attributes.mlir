@@ -272,3 +272,31 @@ func.func @snapshot_borders_flag() -> i1 {
   %c = arith.constant {stencil.snapshot_borders} true
   return %c : i1
 }
+
+// -----
+
+// `stencil.global_index` marks a bound of a border snapshot's box, an
+// index, as a global index of a dimension (set by --stencil-adjoint).
+func.func @global_index_on_f64() -> f64 {
+  // expected-error@+1 {{'arith.constant' op 'stencil.global_index' must be a non-negative i64 on an op with one index result}}
+  %c = arith.constant {stencil.global_index = 0 : i64} 1.0 : f64
+  return %c : f64
+}
+
+// -----
+
+func.func @global_index_negative() -> index {
+  // expected-error@+1 {{'arith.constant' op 'stencil.global_index' must be a non-negative i64 on an op with one index result}}
+  %c = arith.constant {stencil.global_index = -1 : i64} 1 : index
+  return %c : index
+}
+
+// -----
+
+// CHECK-LABEL: func.func @global_index
+// CHECK:         arith.addi %{{.*}}, %{{.*}} {stencil.global_index = 1 : i64} : index
+func.func @global_index(%n: index) -> index {
+  %c = arith.constant 1 : index
+  %b = arith.addi %n, %c {stencil.global_index = 1 : i64} : index
+  return %b : index
+}

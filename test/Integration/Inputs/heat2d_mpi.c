@@ -15,14 +15,8 @@
  *
  *===----------------------------------------------------------------------===*/
 
-#include "Stencil/ABI/StencilABI.h"
-#include "Stencil/Runtime/Distributed.h"
-#include "mpi_common.h"
+#include "mpi_blocks2d.h"
 
-#include <math.h>
-#include <string.h>
-
-typedef StencilMemRef2D_f64 M;
 typedef int64_t I;
 typedef void (*Ref)(M *, M *, double, I, I, I);
 typedef void (*Dist)(M *, M *, double, I, I, I, I, I);
@@ -30,58 +24,6 @@ typedef void (*AdjRef)(M *, M *, double, I, I, I, M *, M *, I);
 typedef void (*AdjDist)(M *, M *, double, I, I, I, M *, M *, I, I, I);
 
 static const double K = 0.2;
-
-typedef struct {
-  long n[2], start[2], count[2], halo;
-} Layout;
-
-/* The global n0 x n1 array of test values `seed` (zeros for 0). */
-static M globalArray(const Layout *L, int seed) {
-  long total = L->n[0] * L->n[1];
-  double *data = malloc(sizeof(double) * (size_t)total);
-  for (long g = 0; g < total; ++g)
-    data[g] = seed ? testValue(seed, g) : 0.0;
-  return stencil_memref2d_f64(data, L->n[0], L->n[1]);
-}
-
-/* This rank's block of `global`, halos NaN. */
-static M localArray(const Layout *L, const M *global) {
-  long h = L->halo, e0 = L->count[0] + 2 * h, e1 = L->count[1] + 2 * h;
-  double *data = malloc(sizeof(double) * (size_t)(e0 * e1));
-  for (long i = 0; i < e0; ++i)
-    for (long j = 0; j < e1; ++j) {
-      int owned = i >= h && i < h + L->count[0] && j >= h &&
-                  j < h + L->count[1];
-      long g = (L->start[0] + i - h) * L->n[1] + L->start[1] + j - h;
-      data[i * e1 + j] = owned ? global->aligned[g] : NAN;
-    }
-  return stencil_memref2d_f64(data, e0, e1);
-}
-
-/* Calls `visit` with each owned point's local and global value. */
-#define FOR_OWNED(L, local, global, body)                                     \
-  for (long i = 0; i < (L)->count[0]; ++i)                                   \
-    for (long j = 0; j < (L)->count[1]; ++j) {                               \
-      double x = (local)->aligned[(i + (L)->halo) * (local)->sizes[1] + j +  \
-                                  (L)->halo];                                \
-      double y = (global)->aligned[((L)->start[0] + i) * (L)->n[1] +         \
-                                   (L)->start[1] + j];                       \
-      body;                                                                  \
-    }
-
-static long mismatches(const Layout *L, const M *local, const M *global) {
-  long bad = 0;
-  FOR_OWNED(L, local, global, bad += memcmp(&x, &y, sizeof(double)) != 0);
-  return bad;
-}
-
-/* sum over all ranks of <local, global> on the blocks */
-static double dot(const Layout *L, const M *local, const M *global) {
-  double part = 0, sum = 0;
-  FOR_OWNED(L, local, global, part += x * y);
-  MPI_Allreduce(&part, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return sum;
-}
 
 typedef struct {
   Ref ref;
@@ -147,7 +89,6 @@ int main(int argc, char **argv) {
                  loadSymbol(argv[1], "_mlir_ciface_heat2d"),
                  loadSymbol(argv[1], "_mlir_ciface_heat2d_adjoint")};
   long P[2] = {atol(argv[3]), atol(argv[4])}, T = atol(argv[6]);
-  long c[2] = {rank / P[1], rank % P[1]};
   Layout L = {.halo = atol(argv[5])};
   if (rank == 0)
     printf("heat2d over %ldx%ld ranks, halo %ld, T = %ld\n", P[0], P[1],
@@ -156,10 +97,7 @@ int main(int argc, char **argv) {
   for (int a = 7; a < argc; ++a) {
     L.n[0] = atol(argv[a]);
     L.n[1] = L.n[0] + 1;
-    for (int k = 0; k < 2; ++k) {
-      L.start[k] = stencil_dist_block_start(L.n[k], P[k], c[k]);
-      L.count[k] = stencil_dist_block_count(L.n[k], P[k], c[k]);
-    }
+    layBlocks(&L, P, rank);
     long bad = 0;
     const long snapshots[3] = {T, 1, 2};
     bad += checkBitwise(&f, &L, T, T, 0);

@@ -1,7 +1,7 @@
 // RUN: stencil-opt %s --stencil-adjoint | FileCheck %s
 // RUN: stencil-opt %s --stencil-adjoint=snapshot-borders=false | FileCheck %s --check-prefix=OFF
 // RUN: stencil-opt %s --symbol-privatize=exclude=lf2d --symbol-dce --stencil-adjoint --stencil-distribute=grid=2,1 \
-// RUN:   | FileCheck %s --check-prefix=DIST
+// RUN:   | FileCheck %s --check-prefix=DIST --implicit-check-not=stencil.global_index
 
 // Snapshots that keep only borders (docs/TimeLoops.md, section 4). The step
 // of @lf2d stores into the interior of `next`, [1, n-1) x [2, m), before
@@ -39,11 +39,14 @@ func.func @lf2d(%u0: memref<?x?xf64> {stencil.active},
 
 // CHECK-LABEL: func.func @lf2d_adjoint(
 // CHECK-SAME:    %{{[a-z0-9]+}}: memref<?x?xf64>, %{{[a-z0-9]+}}: memref<?x?xf64>, %{{[a-z0-9]+}}: memref<?x?xf64>, %{{[a-z0-9]+}}: memref<?x?xf64>, %[[N:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index,
-// The box in the driver's values: n - 1 + 0 and m + 0 (the step's bounds,
-// captures plus constants), then clamped to the array's extents.
+// The box in the driver's values: [1, n - 1 + 0) x [2, m + 0) (the step's
+// bounds, captures plus constants), each bound marked as a global index of
+// its dimension, then clamped to the array's extents.
 // CHECK:       %[[NM1:.*]] = arith.subi %[[N]], %c1
-// CHECK:       %[[HI0:.*]] = arith.addi %[[NM1]], %{{.*}} : index
-// CHECK:       %[[HI1:.*]] = arith.addi %[[M]], %{{.*}} : index
+// CHECK:       arith.constant {stencil.global_index = 0 : i64} 1 : index
+// CHECK:       %[[HI0:.*]] = arith.addi %[[NM1]], %{{.*}} {stencil.global_index = 0 : i64} : index
+// CHECK:       arith.constant {stencil.global_index = 1 : i64} 2 : index
+// CHECK:       %[[HI1:.*]] = arith.addi %[[M]], %{{.*}} {stencil.global_index = 1 : i64} : index
 // CHECK:       %[[FLAG:.*]] = arith.constant {stencil.snapshot_borders} true
 // CHECK:       %[[L0A:.*]] = arith.maxsi %{{.*}}, %[[ZERO:.*]] : index
 // CHECK-NEXT:  %[[L0:.*]] = arith.minsi %[[L0A]], %[[E0:dim[_0-9]*]] : index
@@ -76,16 +79,44 @@ func.func @lf2d(%u0: memref<?x?xf64> {stencil.active},
 // CHECK:         } else {
 // CHECK:           stencil.store %{{.*}} to %[[NEXT2:arg[0-9]+]] : memref<?x?xf64>
 
-// Without the option, and on every rank of a distribution (the flag set to
-// false and folded: the borders of the global box are not a rank's), the
-// slots keep whole arrays.
+// Without the option, the slots keep whole arrays.
 // OFF-NOT:     stencil.snapshot_borders
 // OFF-NOT:     memref.subview
+
+// On a rank of a distribution, global index i of dimension k is local index
+// i - start_k + halo, and the rank overwrites only the points it owns,
+// local [halo, halo + count_k): each bound of the box becomes that, clamped
+// (the halo is 1 here), and the marks are gone.
 // DIST-LABEL:  func.func @lf2d_adjoint(
-// DIST-NOT:    stencil.snapshot_borders
-// DIST:        case 0 {
-// DIST-NOT:    memref.subview
-// DIST:        case 1 {
+// DIST-SAME:     %[[G0:arg[0-9]+]]: index, %[[G1:arg[0-9]+]]: index) attributes {{.*}}stencil.distribution
+// DIST:          %[[P:.*]]:2 = shard.process_multi_index on @stencil_grid
+// DIST:          %[[H:.*]] = arith.constant 1 : index
+// DIST:          %[[E0:.*]] = arith.index_cast %[[G0]] : index to i64
+// DIST:          %[[C0:.*]] = arith.index_cast %[[P]]#0 : index to i64
+// DIST:          %[[S0:.*]] = call @stencil_dist_block_start(%[[E0]], %c2_i64, %[[C0]])
+// DIST:          %[[S0I:.*]] = arith.index_cast %[[S0]] : i64 to index
+// DIST:          %[[N0:.*]] = call @stencil_dist_block_count(%[[E0]], %c2_i64, %[[C0]])
+// DIST:          %[[N0I:.*]] = arith.index_cast %[[N0]] : i64 to index
+// DIST:          %[[SH0:.*]] = arith.subi %[[H]], %[[S0I]] : index
+// DIST:          %[[END0:.*]] = arith.addi %[[H]], %[[N0I]] : index
+// DIST:          call @stencil_dist_block_start(%{{.*}}, %c1_i64,
+// DIST:          %[[SH1:.*]] = arith.subi %[[H]], %{{.*}} : index
+// DIST:          %[[END1:.*]] = arith.addi %[[H]], %{{.*}} : index
+// DIST-NOT:      stencil.global_index
+// DIST:          %[[A:.*]] = arith.addi %c1_{{[0-9]+}}, %[[SH0]] : index
+// DIST-NEXT:     %[[B:.*]] = arith.maxsi %[[A]], %[[H]] : index
+// DIST-NEXT:     %[[LOC0:.*]] = arith.minsi %[[B]], %[[END0]] : index
+// DIST:          %[[C:.*]] = arith.addi %c2, %[[SH1]] : index
+// DIST-NEXT:     %[[D:.*]] = arith.maxsi %[[C]], %[[H]] : index
+// DIST-NEXT:     arith.minsi %[[D]], %[[END1]] : index
+// DIST:          %[[FLAG:.*]] = arith.constant {stencil.snapshot_borders} true
+// DIST-NEXT:     %[[Z:.*]] = arith.constant 0 : index
+// DIST-NEXT:     arith.maxsi %[[LOC0]], %[[Z]] : index
+// DIST:          case 0 {
+// DIST:            scf.if %[[FLAG]] {
+// DIST-COUNT-4:      memref.subview
+// DIST:            } else {
+// DIST:          case 1 {
 
 // The step reads `next` (a source added to it) before it overwrites it:
 // whole arrays.
