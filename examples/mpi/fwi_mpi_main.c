@@ -25,6 +25,7 @@
  *===----------------------------------------------------------------------===*/
 
 #include "Stencil/ABI/StencilABI.h"
+#include "Stencil/Runtime/Checkpoint.h"
 #include "Stencil/Runtime/Distributed.h"
 #include "fwi.h"
 #include "fwi_survey.h"
@@ -43,6 +44,7 @@ typedef double (*Misfit)(M *, M *, M *, M *, V *, M *, I, I, I, I, I, I, I, I,
                          I);
 typedef void (*Gradient)(M *, M *, M *, M *, V *, M *, I, I, I, I, I, I, M *,
                          M *, M *, M *, double, I, I, I, I);
+typedef stencil_ckpt_stats (*Stats)(void);
 
 enum { H = STENCIL_EXAMPLE_HALO };
 
@@ -52,6 +54,7 @@ typedef struct {
   I n, start, count, ext[3];
   Misfit misfit;
   Gradient gradient;
+  Stats stats; /* the library's stencil_ckpt_last_stats */
 } Block;
 
 #define FOR_OWNED(b, body)                                                    \
@@ -213,7 +216,8 @@ static void loadLibrary(Block *b, int size) {
   b->misfit = handle ? (Misfit)dlsym(handle, "_mlir_ciface_fwi") : NULL;
   b->gradient =
       handle ? (Gradient)dlsym(handle, "_mlir_ciface_fwi_adjoint") : NULL;
-  if (!b->misfit || !b->gradient) {
+  b->stats = handle ? (Stats)dlsym(handle, "stencil_ckpt_last_stats") : NULL;
+  if (!b->misfit || !b->gradient || !b->stats) {
     fprintf(stderr, "fwi-mpi-example: no library for %d ranks (%s): %s\n",
             size, lib, dlerror());
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -249,6 +253,12 @@ int main(int argc, char **argv) {
   double t1 = MPI_Wtime();
   gradient(&b, &m0, &mb, &v, snapshots);
   double t2 = MPI_Wtime();
+  stencil_ckpt_stats stats = b.stats();
+  double slotBlocks = (double)stats.slot_bytes /
+                      (double)(b.ext[0] * b.ext[1] * b.ext[2] * 8),
+         largest = 0;
+  MPI_Reduce(&slotBlocks, &largest, 1, MPI_DOUBLE, MPI_MAX, 0,
+             MPI_COMM_WORLD);
   uint64_t local = 0, checksum = 0;
   FOR_OWNED(&b, {
     (void)g;
@@ -266,6 +276,11 @@ int main(int argc, char **argv) {
            (unsigned long long)checksum);
     printf("primal %.3f s, gradient %.3f s (%.2f x)\n", t1 - t0, t2 - t1,
            (t2 - t1) / (t1 - t0));
+    /* u_prev and u_t whole, the border of u_next's block (TimeLoops.md,
+     * section 3; Distributed.md, "Time loops"). */
+    printf("a snapshot slot holds at most %.3f blocks of the rank's state "
+           "(u_prev, u_t and the border of u_next)\n",
+           largest);
   }
   int ok = checkGradient(&b, &m0, &mb, &v, rank) < 1e-5;
   if (serial) {
