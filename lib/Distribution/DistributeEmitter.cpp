@@ -412,7 +412,7 @@ LogicalResult mlir::stencil::localizeGlobalIndices(func::FuncOp func,
   ValueRange extents = func.getArguments().take_back(rank);
   // Index i of dimension k is local index i - start + halo; the rank owns
   // local [halo, halo + count).
-  SmallVector<Value> shifts, firsts, ends;
+  SmallVector<Value> shifts, ends;
   Value width = arith::ConstantIndexOp::create(b, loc, halo);
   for (unsigned k = 0; k < rank; ++k) {
     SmallVector<Value> args = {
