@@ -14,12 +14,15 @@
 // PMPI_ versions to time the exchanges and the sums (waiting for the
 // partner included). Counters:
 // `mpi_ms` (the slowest rank's time inside MPI per call), `mpi_fraction`
-// (of the call), `points_per_rank`. Only rank 0 reports; every rank runs
+// (of the call), `points_per_rank`; for FWI's gradient, `slot_blocks`:
+// rank 0's bytes of one snapshot slot over one block's (u_prev, u_t and
+// the border of u_next: under 3). Only rank 0 reports; every rank runs
 // the same fixed number of iterations, so they meet at each barrier.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/ABI/StencilABI.h"
+#include "Stencil/Runtime/Checkpoint.h"
 #include "Stencil/Runtime/Distributed.h"
 
 #include <benchmark/benchmark.h>
@@ -82,6 +85,7 @@ struct Kernels {
   Adjoint adjoint = nullptr;
   Misfit misfit = nullptr;
   Gradient gradient = nullptr;
+  stencil_ckpt_stats (*stats)() = nullptr; // FWI's library's
 };
 
 int worldRank = 0, worldSize = 1;
@@ -202,6 +206,9 @@ void benchGradient(benchmark::State &state) {
                      n / 2, n / 2, n - 4, 3, b.steps, &b.m[4], &b.m[5],
                      &b.m[6], &b.m[7], 1.0, state.range(2), n, n, n);
   });
+  state.counters["slot_blocks"] =
+      double(kernels.stats().slot_bytes) /
+      double(b.ext[0] * b.ext[1] * b.ext[2] * int64_t(sizeof(double)));
 }
 
 void *loadSymbol(const std::string &path, const char *symbol) {
@@ -245,6 +252,8 @@ int main(int argc, char **argv) {
       reinterpret_cast<Misfit>(loadSymbol(fwi, "_mlir_ciface_fwi"));
   kernels.gradient =
       reinterpret_cast<Gradient>(loadSymbol(fwi, "_mlir_ciface_fwi_adjoint"));
+  kernels.stats = reinterpret_cast<stencil_ckpt_stats (*)()>(
+      loadSymbol(fwi, "stencil_ckpt_last_stats"));
   std::string ranks = "/ranks:" + std::to_string(worldSize);
   for (int64_t n : {64, 128, 192}) {
     benchmark::RegisterBenchmark(("wave3d_primal" + ranks).c_str(), benchPrimal)
