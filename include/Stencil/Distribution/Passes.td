@@ -54,7 +54,12 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
       whole (e.g. seismic traces). Functions without such domains that
       call distributed ones (the adjoint of a time loop) gain the global
       extents and pass them on; their domains must run over whole local
-      arrays (snapshot copies). Each other form is reported at its op.
+      arrays (snapshot copies) or copy parts of border snapshots (in the
+      branch that the `stencil.snapshot_borders` flag selects). Index
+      values marked `stencil.global_index = k` (the bounds of the box a
+      step overwrites) become the rank's local index in dimension k,
+      clamped to the points the rank owns, so that a rank's slot keeps
+      the border of its block. Each other form is reported at its op.
 
     #### Output IR
     - The same functions over views of the blocks, with clipped bounds,
