@@ -114,6 +114,15 @@ private:
   AffineExpr coreEnd() const;
   /// The block indices: `[0, ceil(core extent / block))`.
   NestBounds getBlockRange() const;
+  /// With a balanced reset at the top level of a function: computes the
+  /// block size and count at the builder's insertion point (blockSize,
+  /// blockCount), from the core's extent and omp_get_max_threads().
+  void emitBalancedBlocks(OpBuilder &builder);
+  /// The symbols of the block expressions: the domain's bound operands,
+  /// then blockSize and blockCount when they are set.
+  SmallVector<Value> getBlockSymbols() const;
+  /// The block size as an expression over getBlockSymbols().
+  AffineExpr blockSizeExpr() const;
   /// Stores the reset value into plane `p` of dimension 0 of the reset
   /// array, over the domain in the other dimensions.
   void emitResetPlane(OpBuilder &builder, Value p);
@@ -164,6 +173,9 @@ private:
   Value rowResetPlane;
   /// The constant the reset stores, created once before the nests.
   Value resetValue;
+  /// The run-time block size and count of a balanced reset (null: the
+  /// plan's constant block).
+  Value blockSize, blockCount;
   SmallVector<Statement> stmts;
   SmallVector<llvm::DenseSet<Operation *>> slices;
 };

@@ -194,9 +194,10 @@ bool mlir::stencil::planFusedReset(GatherPlan &plan,
     for (const SmallVector<int64_t> &o : offsets)
       if (o[0] == reset.maxOffset)
         reset.rowOffset = std::max(reset.rowOffset.value_or(o[1]), o[1]);
-  // A 1-D block is a run of points: long enough to vectorize and to
-  // amortize the block's scheduling. Otherwise a block is a run of planes
-  // or rows, and blocks must be many enough to balance the threads.
+  // Unless the caller fixes it, a block is as long as the core's share of
+  // one thread (balanced), and at least a run long enough to vectorize and
+  // to amortize the block's scheduling (1-D: points), or a few planes.
+  reset.balanced = reset.block <= 0;
   if (reset.block <= 0)
     reset.block = plan.rank == 1 ? 8192 : 16;
   reset.block = std::max(reset.block, 4 * reset.lag());
@@ -259,6 +260,7 @@ void GatherPlan::printJSON(raw_ostream &os) const {
       {"reset",
        reset ? llvm::json::Value(llvm::json::Object{
                    {"block", reset->block},
+                   {"balanced", reset->balanced},
                    {"min_offset", reset->minOffset},
                    {"max_offset", reset->maxOffset},
                    {"row_offset", reset->rowOffset

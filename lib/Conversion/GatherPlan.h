@@ -72,11 +72,16 @@ struct GatherNest {
 /// while it is still in cache. The rows no core row covers (those of the
 /// slabs of dimension 1) are reset after the plane.
 struct FusedReset {
+  /// Iterations of dimension 0 per block; with `balanced`, the least.
   int64_t block;
   int64_t minOffset, maxOffset;
   /// The largest offset in dimension 1 among the writes at `maxOffset` in
   /// dimension 0; unset: whole planes are reset.
   std::optional<int64_t> rowOffset;
+  /// Blocks sized at run time, one per thread: max(block, ceil(core
+  /// iterations / omp_get_max_threads())). Otherwise every block has
+  /// `block` iterations (the last one fewer), whatever the threads.
+  bool balanced = false;
   int64_t lag() const { return maxOffset - minOffset; }
 };
 

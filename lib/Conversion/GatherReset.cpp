@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -19,10 +20,25 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
+SmallVector<Value> GatherEmitter::getBlockSymbols() const {
+  SmallVector<Value> symbols(bounds.operands);
+  if (blockSize)
+    llvm::append_range(symbols, SmallVector<Value>{blockSize, blockCount});
+  return symbols;
+}
+
+AffineExpr GatherEmitter::blockSizeExpr() const {
+  MLIRContext *ctx = bounds.lower.front().getContext();
+  if (blockSize)
+    return getAffineSymbolExpr(bounds.operands.size(), ctx);
+  return getAffineConstantExpr(reset->block, ctx);
+}
+
 AffineExpr GatherEmitter::blockStart() const {
   MLIRContext *ctx = bounds.lower.front().getContext();
+  // With a run-time size, d0 * s is semi-affine: lower-affine expands it.
   return bounds.lowerExpr(0) + reset->maxOffset +
-         getAffineDimExpr(0, ctx) * reset->block;
+         getAffineDimExpr(0, ctx) * blockSizeExpr();
 }
 
 AffineExpr GatherEmitter::coreEnd() const {
@@ -31,14 +47,65 @@ AffineExpr GatherEmitter::coreEnd() const {
 
 NestBounds GatherEmitter::getBlockRange() const {
   MLIRContext *ctx = bounds.lower.front().getContext();
-  unsigned numSymbols = bounds.operands.size();
+  SmallVector<Value> symbols = getBlockSymbols();
   AffineExpr coreStart = bounds.lowerExpr(0) + reset->maxOffset;
   NestBounds blocks;
-  blocks.operands = bounds.operands;
-  blocks.lower.push_back(symbolMap(getAffineConstantExpr(0, ctx), numSymbols));
-  blocks.upper.push_back(
-      symbolMap((coreEnd() - coreStart).ceilDiv(reset->block), numSymbols));
+  blocks.operands = symbols;
+  blocks.lower.push_back(
+      symbolMap(getAffineConstantExpr(0, ctx), symbols.size()));
+  AffineExpr count =
+      blockCount ? getAffineSymbolExpr(bounds.operands.size() + 1, ctx)
+                 : (coreEnd() - coreStart).ceilDiv(reset->block);
+  blocks.upper.push_back(symbolMap(count, symbols.size()));
   return blocks;
+}
+
+void GatherEmitter::emitBalancedBlocks(OpBuilder &builder) {
+  blockSize = blockCount = Value();
+  if (!reset->balanced)
+    return;
+  // Affine symbols: computed at the top level of the function (before the
+  // non-empty guard around the nests), after the domain's bound operands,
+  // which must be defined there too; else the blocks stay constant.
+  Block *top = builder.getInsertionBlock();
+  Block::iterator point = builder.getInsertionPoint();
+  while (top && !top->getParentOp()->hasTrait<OpTrait::AffineScope>()) {
+    point = top->getParentOp()->getIterator();
+    top = top->getParentOp()->getBlock();
+  }
+  auto availableAtPoint = [&](Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return arg.getOwner() == top;
+    Operation *def = value.getDefiningOp();
+    return def->getBlock() == top &&
+           (point == top->end() || def->isBeforeInBlock(&*point));
+  };
+  if (!top || !llvm::all_of(bounds.operands, availableAtPoint))
+    return;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(top, point);
+  Location loc = domain.getLoc();
+  auto module = domain->getParentOfType<ModuleOp>();
+  StringRef name = "omp_get_max_threads";
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(module.getBody());
+    callee = func::FuncOp::create(
+        builder, loc, name, builder.getFunctionType({}, builder.getI32Type()));
+    callee.setPrivate();
+  }
+  Value threads = arith::IndexCastOp::create(
+      builder, loc, builder.getIndexType(),
+      func::CallOp::create(builder, loc, callee, ValueRange{}).getResult(0));
+  AffineExpr coreStart = bounds.lowerExpr(0) + reset->maxOffset;
+  Value extent = affine::AffineApplyOp::create(
+      builder, loc, symbolMap(coreEnd() - coreStart, bounds.operands.size()),
+      bounds.operands);
+  Value least = arith::ConstantIndexOp::create(builder, loc, reset->block);
+  Value share = arith::CeilDivSIOp::create(builder, loc, extent, threads);
+  blockSize = arith::MaxSIOp::create(builder, loc, share, least);
+  blockCount = arith::CeilDivSIOp::create(builder, loc, extent, blockSize);
 }
 
 affine::AffineForOp GatherEmitter::buildBlockLoop(OpBuilder &builder,
@@ -46,13 +113,13 @@ affine::AffineForOp GatherEmitter::buildBlockLoop(OpBuilder &builder,
                                                   ArrayRef<AffineExpr> from,
                                                   ArrayRef<AffineExpr> to) {
   MLIRContext *ctx = domain.getContext();
-  unsigned numSymbols = bounds.operands.size();
+  SmallVector<Value> symbols = getBlockSymbols();
   SmallVector<Value> operands{block};
-  llvm::append_range(operands, bounds.operands);
-  return affine::AffineForOp::create(builder, domain.getLoc(), operands,
-                                     AffineMap::get(1, numSymbols, from, ctx),
-                                     operands,
-                                     AffineMap::get(1, numSymbols, to, ctx));
+  llvm::append_range(operands, symbols);
+  return affine::AffineForOp::create(
+      builder, domain.getLoc(), operands,
+      AffineMap::get(1, symbols.size(), from, ctx), operands,
+      AffineMap::get(1, symbols.size(), to, ctx));
 }
 
 NestBounds GatherEmitter::getTrailingBounds(unsigned from) const {
@@ -115,8 +182,9 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                                     SmallVector<Value> &prefix,
                                     const CompactNests &nests) {
   MLIRContext *ctx = domain.getContext();
-  AffineExpr start = blockStart(), end = coreEnd();
-  int64_t lag = reset->lag(), size = reset->block;
+  emitBalancedBlocks(builder);
+  AffineExpr start = blockStart(), end = coreEnd(), size = blockSizeExpr();
+  int64_t lag = reset->lag();
   buildLoopNest(builder, domain.getLoc(), getBlockRange(), /*parallel=*/true,
                 [&](OpBuilder &b, Location loc, ValueRange block) {
                   auto run = [&](ArrayRef<AffineExpr> from,
@@ -144,8 +212,8 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                     else if (resetBehind)
                       emitResetPlane(b, p);
                   };
-                  // The first `lag` iterations (fewer than `size`): planes read
-                  // also by the block before.
+                  // The first `lag` iterations (fewer than a block's):
+                  // planes read also by the block before.
                   if (lag > 0)
                     run({start}, {start + lag, end}, false);
                   run({start + lag}, {start + size, end}, true);

@@ -47,12 +47,17 @@ def ConvertStencilToAffinePass
     bounds). A separate sweep costs a full pass over the array. With
     `fuse-reset` (default), when the scatter domain reads that array only at
     its centre and never writes it, the compact form instead runs the core
-    of dimension 0 in parallel blocks of `reset-block` iterations, each block
-    in order; after gather iteration `q`, plane `q - max o_0` is reset, once
-    every iteration that reads it (`q - max o_0 + o_0` for every offset) has
-    run in the same block. The `max o_0 - min o_0` planes at the start of
-    each block and the last ones of the domain, read across blocks or by
-    the upper slab, are reset by a second parallel sweep afterwards. In 2-D
+    of dimension 0 in parallel blocks, each block in order; after gather
+    iteration `q`, plane `q - max o_0` is reset, once every iteration that
+    reads it (`q - max o_0 + o_0` for every offset) has run in the same
+    block. The `max o_0 - min o_0` planes at the start of each block and the
+    last ones of the domain, read across blocks or by the upper slab, are
+    reset by a second parallel sweep afterwards. By default there is one
+    block per thread: the core's iterations divided by
+    `omp_get_max_threads()`, at least 16 (8192 in 1-D), computed at run time
+    before the nests (where the domain's bounds are defined at the
+    function's top level; else blocks of that least size).
+    `reset-block=N` fixes every block at N iterations instead. In 2-D
     and up, with `reset-rows` (default), that plane is reset row by row
     while plane `q` runs: row `r` right after core row `r + m_1` of plane
     `q`, its last reader (`m_1`: the largest dimension-1 offset among the
@@ -225,12 +230,17 @@ def StencilScatterToGatherPass
     bounds). A separate sweep costs a full pass over the array. With
     `fuse-reset` (default), when the scatter domain reads that array only at
     its centre and never writes it, the compact form instead runs the core
-    of dimension 0 in parallel blocks of `reset-block` iterations, each block
-    in order; after gather iteration `q`, plane `q - max o_0` is reset, once
-    every iteration that reads it (`q - max o_0 + o_0` for every offset) has
-    run in the same block. The `max o_0 - min o_0` planes at the start of
-    each block and the last ones of the domain, read across blocks or by
-    the upper slab, are reset by a second parallel sweep afterwards. In 2-D
+    of dimension 0 in parallel blocks, each block in order; after gather
+    iteration `q`, plane `q - max o_0` is reset, once every iteration that
+    reads it (`q - max o_0 + o_0` for every offset) has run in the same
+    block. The `max o_0 - min o_0` planes at the start of each block and the
+    last ones of the domain, read across blocks or by the upper slab, are
+    reset by a second parallel sweep afterwards. By default there is one
+    block per thread: the core's iterations divided by
+    `omp_get_max_threads()`, at least 16 (8192 in 1-D), computed at run time
+    before the nests (where the domain's bounds are defined at the
+    function's top level; else blocks of that least size).
+    `reset-block=N` fixes every block at N iterations instead. In 2-D
     and up, with `reset-rows` (default), that plane is reset row by row
     while plane `q` runs: row `r` right after core row `r + m_1` of plane
     `q`, its last reader (`m_1`: the largest dimension-1 offset among the
@@ -274,7 +284,9 @@ def StencilScatterToGatherPass
            "compact gather sweep (blocked dimension 0, reset with a lag)">,
     Option<"resetBlock", "reset-block", "int64_t", "0",
            "Iterations of dimension 0 per block of the fused reset "
-           "(0: 8192 for rank 1, 16 otherwise)">,
+           "(0: one block per thread, max(ceil(core / "
+           "omp_get_max_threads()), 8192 for rank 1, 16 otherwise), sized "
+           "at run time)">,
     Option<"splitSlabs", "split-slabs", "bool", "true",
            "Run each guarded slab of two or more dimensions as one unguarded "
            "nest per statement, clipped to where it is valid, instead of "

@@ -64,7 +64,8 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
   PassOptions::Option<int64_t> resetBlock{
       *this, "reset-block",
       llvm::cl::desc("Iterations of dimension 0 per block of the fused "
-                     "reset (0: a default for the rank)"),
+                     "reset (0: one block per thread, sized at run time, at "
+                     "least a default for the rank)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> splitSlabs{
       *this, "split-slabs",

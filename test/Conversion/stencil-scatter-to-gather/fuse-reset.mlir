@@ -2,6 +2,8 @@
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests reset-block=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=reset-block=4" --canonicalize --cse --mlir-print-local-scope | FileCheck %s
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=reset-block=4 reset-rows=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=PLANES
+// RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO-PLAN
+// RUN: stencil-opt %s --stencil-scatter-to-gather --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=AUTO
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=fuse-reset=0" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=boundary=exact" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 
@@ -11,7 +13,7 @@
 // 8): the first 2 iterations of a block only gather, the others also reset
 // rb[q - 1]; afterwards the last 2 points of the domain and the points
 // behind each block's first 2 iterations are reset.
-// PLAN: remark: gather plan: {{.*}}"reset":{"block":8,"max_offset":1,"min_offset":-1,"row_offset":null}
+// PLAN: remark: gather plan: {{.*}}"reset":{"balanced":false,"block":8,"max_offset":1,"min_offset":-1,"row_offset":null}
 // CHECK-LABEL: func.func @paper1d
 // CHECK-SAME: %[[RB:arg1]]: memref<?xf64>, %[[UB:arg2]]: memref<?xf64>, %[[N:arg3]]: index
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
@@ -32,6 +34,25 @@
 // CHECK-NEXT: affine.for %[[P2:.*]] = affine_map<(d0) -> (d0 * 8 + 1)>(%[[B2]]) to min affine_map<(d0)[s0] -> (d0 * 8 + 3, s0 - 2)>(%[[B2]])[%[[N]]] {
 // CHECK-NEXT: affine.store %[[ZERO]], %[[RB]][%[[P2]]]
 // CHECK-NOT: stencil.domain
+// By default (reset-block=0) the blocks are balanced at run time: one per
+// thread, max(8192, ceil(core / omp_get_max_threads())) iterations each
+// (8192 being the least for 1-D), computed before the nests; the block
+// loops use that size and count as symbols.
+// AUTO-PLAN: remark: gather plan: {{.*}}"reset":{"balanced":true,"block":8192,"max_offset":1,"min_offset":-1,"row_offset":null}
+// AUTO-LABEL: func.func @paper1d
+// AUTO-SAME: %[[N:arg3]]: index
+// AUTO: %[[T32:.*]] = call @omp_get_max_threads() : () -> i32
+// AUTO-NEXT: %[[T:.*]] = arith.index_cast %[[T32]] : i32 to index
+// AUTO-NEXT: %[[CORE:.*]] = affine.apply affine_map<()[s0] -> (s0 - 3)>()[%[[N]]]
+// AUTO-NEXT: %[[SHARE:.*]] = arith.ceildivsi %[[CORE]], %[[T]] : index
+// AUTO-NEXT: %[[SIZE:.*]] = arith.maxsi %[[SHARE]], %{{.*}} : index
+// AUTO-NEXT: %[[COUNT:.*]] = arith.ceildivsi %[[CORE]], %[[SIZE]] : index
+// AUTO: affine.parallel (%[[B:.*]]) = (0) to (symbol(%[[COUNT]])) {
+// AUTO-NEXT: affine.for %{{.*}} = affine_map<(d0)[s0] -> (d0 * s0 + 2)>(%[[B]])[%[[SIZE]]] to min affine_map<(d0)[s0, s1] -> (d0 * s1 + 4, s0 - 1)>(%[[B]])[%[[N]], %[[SIZE]]] {
+// AUTO: affine.for %{{.*}} = affine_map<(d0)[s0] -> (d0 * s0 + 4)>(%[[B]])[%[[SIZE]]] to min affine_map<(d0)[s0, s1] -> (d0 * s1 + s1 + 2, s0 - 1)>(%[[B]])[%[[N]], %[[SIZE]]] {
+// AUTO: affine.parallel (%[[B2:.*]]) = (0) to (symbol(%[[COUNT]])) {
+// AUTO-NEXT: affine.for %{{.*}} = affine_map<(d0)[s0] -> (d0 * s0 + 1)>(%[[B2]])[%[[SIZE]]] to min affine_map<(d0)[s0, s1] -> (d0 * s1 + 3, s0 - 2)>(%[[B2]])[%[[N]], %[[SIZE]]] {
+// AUTO: func.func private @omp_get_max_threads() -> i32
 // OFF-LABEL: func.func @paper1d
 // OFF: stencil.domain
 // OFF-NEXT: stencil.store
@@ -55,7 +76,7 @@ func.func @paper1d(%c: memref<?xf64>, %rb: memref<?xf64>,
 // 2-D: a reset plane is a row over the domain's second dimension. The
 // core of dimension 0 starts at 1 + 2, the lag is 4: resets start at the
 // block's fifth iteration.
-// PLAN: remark: gather plan: {{.*}}"reset":{"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
+// PLAN: remark: gather plan: {{.*}}"reset":{"balanced":false,"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
 // PLANES-LABEL: func.func @rows
 // PLANES-SAME: %[[RB:arg0]]: memref<?x?xf64>
 // PLANES: affine.for %[[Q:.*]] = affine_map<(d0) -> (d0 * 16 + 7)>
