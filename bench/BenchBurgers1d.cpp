@@ -19,6 +19,7 @@
 #include "burgers1d_gather_guarded.h"
 #include "burgers1d_gather_cut.h"
 #include "burgers1d_gather_noreset.h"
+#include "burgers1d_gather_fixed.h"
 #include "burgers1d_gather_planes.h"
 #include "burgers1d_gather_unfused.h"
 #include "burgers1d_scatter_atomic.h"
@@ -76,6 +77,9 @@ public:
     case Variant::GatherPlanes:
       return _mlir_ciface_burgers1d_adj_gather_planes(&du, &du_1, kC, kD, n,
                                                       &db, &db_1);
+    case Variant::GatherFixed:
+      return _mlir_ciface_burgers1d_adj_gather_fixed(&du, &du_1, kC, kD, n,
+                                                     &db, &db_1);
     case Variant::GatherGuarded:
       return _mlir_ciface_burgers1d_adj_gather_guarded(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);

@@ -18,6 +18,7 @@
 #include "dense27_gather_guarded.h"
 #include "dense27_gather_cut.h"
 #include "dense27_gather_noreset.h"
+#include "dense27_gather_fixed.h"
 #include "dense27_gather_planes.h"
 #include "dense27_gather_unfused.h"
 #include "dense27_scatter_atomic.h"
@@ -58,6 +59,8 @@ public:
       return _mlir_ciface_dense27_adj_gather_cut(&dr, &du, n, &drb, &dub);
     case Variant::GatherPlanes:
       return _mlir_ciface_dense27_adj_gather_planes(&dr, &du, n, &drb, &dub);
+    case Variant::GatherFixed:
+      return _mlir_ciface_dense27_adj_gather_fixed(&dr, &du, n, &drb, &dub);
     case Variant::GatherGuarded:
       return _mlir_ciface_dense27_adj_gather_guarded(&dr, &du, n, &drb, &dub);
     case Variant::ScatterSerial:

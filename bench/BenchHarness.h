@@ -77,6 +77,8 @@ enum class Variant {
   GatherExact,   ///< Gather adjoint, `scatter=gather boundary=exact`.
   GatherUnfused, ///< Compact, the reset a separate sweep (`fuse-reset=0`).
   GatherPlanes,  ///< Compact, the fused reset by planes (`reset-rows=0`).
+  GatherFixed,   ///< Compact, fused-reset blocks of a fixed size
+                 ///< (`reset-block=16`, 8192 in 1-D), not one per thread.
   GatherGuarded, ///< Compact, slabs guarded per point (`split-slabs=0`).
   GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
   GatherCut,     ///< Compact, every shared value cut (`cut-min-gain=1`).

@@ -20,6 +20,7 @@
 #include "paper1d_gather_guarded.h"
 #include "paper1d_gather_cut.h"
 #include "paper1d_gather_noreset.h"
+#include "paper1d_gather_fixed.h"
 #include "paper1d_gather_planes.h"
 #include "paper1d_gather_unfused.h"
 #include "paper1d_scatter_atomic.h"
@@ -77,6 +78,9 @@ public:
     case Variant::GatherPlanes:
       return _mlir_ciface_paper1d_adj_gather_planes(&dr, &dc, &du, n, &drb,
                                                     &dub);
+    case Variant::GatherFixed:
+      return _mlir_ciface_paper1d_adj_gather_fixed(&dr, &dc, &du, n, &drb,
+                                                   &dub);
     case Variant::GatherGuarded:
       return _mlir_ciface_paper1d_adj_gather_guarded(&dr, &dc, &du, n, &drb,
                                                      &dub);

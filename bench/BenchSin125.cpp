@@ -42,6 +42,7 @@ public:
     std::vector<Variant> list;
     for (Variant v : StencilKernel::variants())
       if (v != Variant::GatherExact && v != Variant::GatherPlanes &&
+          v != Variant::GatherFixed &&
           v != Variant::GatherGuarded && v != Variant::GatherCut)
         list.push_back(v);
     return list;
@@ -71,6 +72,7 @@ public:
       return halide::sin125Adjoint(peerArrays(r, u_b));
     case Variant::GatherExact:
     case Variant::GatherPlanes:
+    case Variant::GatherFixed:
     case Variant::GatherGuarded:
     case Variant::GatherCut:
     case Variant::CGatherCore:
