@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GatherEmitter.h"
+#include "Stencil/Support/Declare.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -85,16 +86,9 @@ void GatherEmitter::emitBalancedBlocks(OpBuilder &builder) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(top, point);
   Location loc = domain.getLoc();
-  auto module = domain->getParentOfType<ModuleOp>();
-  StringRef name = "omp_get_max_threads";
-  auto callee = module.lookupSymbol<func::FuncOp>(name);
-  if (!callee) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(module.getBody());
-    callee = func::FuncOp::create(
-        builder, loc, name, builder.getFunctionType({}, builder.getI32Type()));
-    callee.setPrivate();
-  }
+  func::FuncOp callee =
+      lookupOrDeclareFunction(domain->getParentOfType<ModuleOp>(),
+                              "omp_get_max_threads", {}, builder.getI32Type());
   Value threads = arith::IndexCastOp::create(
       builder, loc, builder.getIndexType(),
       func::CallOp::create(builder, loc, callee, ValueRange{}).getResult(0));

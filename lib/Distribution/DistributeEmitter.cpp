@@ -11,6 +11,7 @@
 
 #include "DistributeEmitter.h"
 #include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Support/Declare.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -126,28 +127,16 @@ private:
 };
 } // namespace
 
-/// Declares `name` in `module` (private), unless it is there.
-static func::FuncOp declareFunction(ModuleOp module, StringRef name,
-                                    TypeRange args, TypeRange results) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto decl = func::FuncOp::create(b, module.getLoc(), name,
-                                   b.getFunctionType(args, results));
-  decl.setPrivate();
-  return decl;
-}
-
 /// The run-time functions that say which block a rank owns: (global
 /// extent, ranks along the dimension, the rank's coordinate) -> its first
 /// index, its number of indices.
 static std::pair<func::FuncOp, func::FuncOp> declareBlockFunctions(
     ModuleOp module) {
   Type i64 = IntegerType::get(module.getContext(), 64);
-  return {declareFunction(module, "stencil_dist_block_start", {i64, i64, i64},
-                          {i64}),
-          declareFunction(module, "stencil_dist_block_count", {i64, i64, i64},
-                          {i64})};
+  return {lookupOrDeclareFunction(module, "stencil_dist_block_start",
+                                  {i64, i64, i64}, {i64}),
+          lookupOrDeclareFunction(module, "stencil_dist_block_count",
+                                  {i64, i64, i64}, {i64})};
 }
 
 void FunctionEmitter::declareRuntime() {
@@ -155,7 +144,7 @@ void FunctionEmitter::declareRuntime() {
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   Type i64 = b.getI64Type();
   auto declare = [&](StringRef name, TypeRange args, TypeRange results) {
-    return declareFunction(module, name, args, results);
+    return lookupOrDeclareFunction(module, name, args, results);
   };
   // The names and signatures of Stencil/Runtime/Distributed.h.
   runtime.checkGrid = declare("stencil_dist_check_grid", {ptr, i64}, {});

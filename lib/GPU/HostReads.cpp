@@ -8,6 +8,7 @@
 
 #include "Stencil/GPU/Passes.h"
 #include "Stencil/Runtime/GPURuntime.h"
+#include "Stencil/Support/Declare.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,15 +28,8 @@ using namespace mlir;
 static func::FuncOp getReader(ModuleOp module, Type type) {
   StringRef name = type.isF64() ? STENCIL_GPU_READ_F64_NAME
                                 : STENCIL_GPU_READ_F32_NAME;
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   auto ptr = LLVM::LLVMPointerType::get(module.getContext());
-  auto reader =
-      func::FuncOp::create(builder, module.getLoc(), name,
-                           builder.getFunctionType({ptr}, {type}));
-  reader.setPrivate();
-  return reader;
+  return stencil::lookupOrDeclareFunction(module, name, {ptr}, {type});
 }
 
 /// The address of the element `load` reads: the aligned pointer plus the

@@ -14,6 +14,7 @@
 #include "TimeLoopSnapshots.h"
 
 #include "Stencil/Runtime/Checkpoint.h"
+#include "Stencil/Support/Declare.h"
 #include "Stencil/Transforms/AdjointOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -290,14 +291,7 @@ void TimeLoopDifferentiator::declareRuntime() {
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   Type i64 = builder.getI64Type();
   auto declare = [&](StringRef name, TypeRange args, TypeRange results) {
-    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-      return existing;
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(module.getBody());
-    auto decl = func::FuncOp::create(builder, module.getLoc(), name,
-                                     builder.getFunctionType(args, results));
-    decl.setPrivate();
-    return decl;
+    return lookupOrDeclareFunction(module, name, args, results);
   };
   // The names and signatures of Stencil/Runtime/Checkpoint.h.
   runtime.start = declare(STENCIL_CKPT_START_NAME, {i64, i64, i64}, {ptr});
