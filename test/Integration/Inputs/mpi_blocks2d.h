@@ -80,4 +80,33 @@ static inline double dot(const Layout *L, const M *local, const M *global) {
   return sum;
 }
 
+/* A 2-D driver's run: its rank, the process grid P0 x P1, the step count
+ * and the layout (the halo set, the sizes to come). */
+typedef struct {
+  int rank;
+  long P[2], T;
+  Layout L;
+} Run2D;
+
+/* Starts MPI and reads the arguments every 2-D driver takes, DIST.so REF.so
+ * P0 P1 HALO T n... (the sizes from argv[7]); rank 0 names `kernel`. */
+static inline Run2D startRun2D(int *argc, char ***argv, const char *kernel) {
+  MPI_Init(argc, argv);
+  Run2D run = {0, {0, 0}, 0, {.halo = 0}};
+  MPI_Comm_rank(MPI_COMM_WORLD, &run.rank);
+  char **args = *argv;
+  if (*argc < 8) {
+    fprintf(stderr, "usage: %s DIST.so REF.so P0 P1 HALO T n...\n", args[0]);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  run.P[0] = atol(args[3]);
+  run.P[1] = atol(args[4]);
+  run.L.halo = atol(args[5]);
+  run.T = atol(args[6]);
+  if (run.rank == 0)
+    printf("%s over %ldx%ld ranks, halo %ld, T = %ld\n", kernel, run.P[0],
+           run.P[1], run.L.halo, run.T);
+  return run;
+}
+
 #endif /* STENCIL_TEST_MPI_BLOCKS2D_H */

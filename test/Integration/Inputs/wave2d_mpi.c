@@ -130,24 +130,15 @@ static long checkAdjoint(const Functions *f, const Layout *L, long T,
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc < 8) {
-    fprintf(stderr, "usage: %s DIST.so REF.so P0 P1 HALO T n...\n", argv[0]);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  Run2D run = startRun2D(&argc, &argv, "wave2d");
+  int rank = run.rank;
+  long *P = run.P, T = run.T;
+  Layout L = run.L;
   Functions f = {loadSymbol(argv[2], "_mlir_ciface_wave2d"),
                  loadSymbol(argv[2], "_mlir_ciface_wave2d_adjoint"),
                  loadSymbol(argv[1], "_mlir_ciface_wave2d"),
                  loadSymbol(argv[1], "_mlir_ciface_wave2d_adjoint"),
                  loadSymbol(argv[1], "stencil_ckpt_last_stats")};
-  long P[2] = {atol(argv[3]), atol(argv[4])}, T = atol(argv[6]);
-  Layout L = {.halo = atol(argv[5])};
-  if (rank == 0)
-    printf("wave2d over %ldx%ld ranks, halo %ld, T = %ld\n", P[0], P[1],
-           L.halo, T);
   long failures = 0;
   for (int a = 7; a < argc; ++a) {
     L.n[0] = atol(argv[a]);
