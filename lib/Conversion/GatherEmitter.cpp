@@ -284,46 +284,52 @@ void GatherEmitter::emitSplitNest(OpBuilder &builder, const NestBounds &box,
                                   unsigned firstGuarded, ValueRange prefix,
                                   bool parallel) {
   // The outer dimension stays one loop (parallel or not); inside it each
-  // statement runs over the rest of the box clipped to where it is valid:
-  // unguarded loops that vectorize without masks. Each point receives the
-  // statements' updates in program order, as under guards.
-  Location loc = domain.getLoc();
-  MLIRContext *ctx = domain.getContext();
-  unsigned outer = prefix.size(), numSymbols = bounds.operands.size();
+  // statement runs over the rest of the box clipped to where it is valid.
   NestBounds outerBox, rest;
   outerBox.operands = rest.operands = box.operands;
   outerBox.lower = {box.lower.front()};
   outerBox.upper = {box.upper.front()};
   rest.lower.assign(box.lower.begin() + 1, box.lower.end());
   rest.upper.assign(box.upper.begin() + 1, box.upper.end());
-  buildLoopNest(
-      builder, loc, outerBox, parallel,
-      [&](OpBuilder &b, Location loc, ValueRange q) {
-        SmallVector<Value> head(prefix.begin(), prefix.end());
-        head.push_back(q.front());
-        for (unsigned s : subset) {
-          OpBuilder::InsertionGuard insertion(b);
-          if (outer >= firstGuarded) {
-            AffineExpr d0 = getAffineDimExpr(0, ctx);
-            SmallVector<AffineExpr> constraints{d0 - validLower(s, outer),
-                                                validUpper(s, outer) - d0 - 1};
-            SmallVector<Value> operands{q.front()};
-            llvm::append_range(operands, bounds.operands);
-            auto guard = affine::AffineIfOp::create(
-                b, loc,
-                IntegerSet::get(1, numSymbols, constraints, {false, false}),
-                operands, /*withElseRegion=*/false);
-            b.setInsertionPointToStart(guard.getThenBlock());
-          }
-          buildLoopNest(b, loc, clipToValid(rest, s, outer + 1, firstGuarded),
-                        /*parallel=*/false,
-                        [&](OpBuilder &b2, Location, ValueRange inner) {
-                          SmallVector<Value> ivs(head);
-                          llvm::append_range(ivs, inner);
-                          emitFusedBody(b2, ivs, {s});
-                        });
-        }
-      });
+  buildLoopNest(builder, domain.getLoc(), outerBox, parallel,
+                [&](OpBuilder &b, Location, ValueRange q) {
+                  SmallVector<Value> head(prefix.begin(), prefix.end());
+                  head.push_back(q.front());
+                  emitSplitSlice(b, head, subset, firstGuarded, rest);
+                });
+}
+
+void GatherEmitter::emitSplitSlice(OpBuilder &builder, ValueRange head,
+                                   ArrayRef<unsigned> subset,
+                                   unsigned firstGuarded,
+                                   const NestBounds &rest) {
+  // Unguarded loops that vectorize without masks. Each point receives the
+  // statements' updates in program order, as under guards.
+  Location loc = domain.getLoc();
+  MLIRContext *ctx = domain.getContext();
+  unsigned outer = head.size() - 1, numSymbols = bounds.operands.size();
+  for (unsigned s : subset) {
+    OpBuilder::InsertionGuard insertion(builder);
+    if (outer >= firstGuarded) {
+      AffineExpr d0 = getAffineDimExpr(0, ctx);
+      SmallVector<AffineExpr> constraints{d0 - validLower(s, outer),
+                                          validUpper(s, outer) - d0 - 1};
+      SmallVector<Value> operands{head.back()};
+      llvm::append_range(operands, bounds.operands);
+      auto guard = affine::AffineIfOp::create(
+          builder, loc,
+          IntegerSet::get(1, numSymbols, constraints, {false, false}),
+          operands, /*withElseRegion=*/false);
+      builder.setInsertionPointToStart(guard.getThenBlock());
+    }
+    buildLoopNest(builder, loc, clipToValid(rest, s, outer + 1, firstGuarded),
+                  /*parallel=*/false,
+                  [&](OpBuilder &b, Location, ValueRange inner) {
+                    SmallVector<Value> ivs(head.begin(), head.end());
+                    llvm::append_range(ivs, inner);
+                    emitFusedBody(b, ivs, {s});
+                  });
+  }
 }
 
 GatherEmitter::CompactNests
@@ -354,6 +360,10 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
       emitNest(builder, getNestBounds(*nest), nest->statements,
                nest->firstGuarded, nest->split, prefix, parallel);
   };
+  if (k == 0 && outerInOneLoop && !reset) {
+    emitOuterInOneLoop(builder, nests);
+    return;
+  }
   slab(nests.lower[k]);
   // Core of dimension k, recursing into the next dimension.
   if (k == 0 && reset) {
@@ -373,6 +383,72 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
                     emitResetRowBehind(b, iv.front());
                 });
   slab(nests.upper[k]);
+}
+
+/// Adds to `constraints` that d0 lies in `[max(lower), min(upper))`, both
+/// maps over the domain's bound operands.
+static void addRangeConstraints(AffineMap lower, AffineMap upper,
+                                SmallVectorImpl<AffineExpr> &constraints) {
+  AffineExpr d0 = getAffineDimExpr(0, lower.getContext());
+  for (AffineExpr e : lower.getResults())
+    constraints.push_back(d0 - e);
+  for (AffineExpr e : upper.getResults())
+    constraints.push_back(e - d0 - 1);
+}
+
+void GatherEmitter::emitOuterInOneLoop(OpBuilder &builder,
+                                       const CompactNests &nests) {
+  // One parallel loop over the union of dimension 0's lower slab, core and
+  // upper slab; each iteration runs the part its plane belongs to. One
+  // worksharing loop and one barrier instead of three, and a static
+  // schedule that splits the slab planes with the core ones: the threads
+  // that would take the light outermost planes of a slab no longer wait
+  // at its barrier for those that take the heavy ones.
+  Location loc = domain.getLoc();
+  NestBounds range = getNestBounds(*nests.core, 0);
+  if (nests.lower[0])
+    range.lower[0] = getNestBounds(*nests.lower[0], 0).lower[0];
+  if (nests.upper[0])
+    range.upper[0] = getNestBounds(*nests.upper[0], 0).upper[0];
+  auto within = [&](OpBuilder &b, Value q, const GatherNest &nest) {
+    NestBounds dim0 = getNestBounds(nest, 0);
+    SmallVector<AffineExpr> constraints;
+    addRangeConstraints(dim0.lower[0], dim0.upper[0], constraints);
+    SmallVector<Value> operands{q};
+    llvm::append_range(operands, bounds.operands);
+    auto guard = affine::AffineIfOp::create(
+        b, loc,
+        IntegerSet::get(1, bounds.operands.size(), constraints,
+                        SmallVector<bool>(constraints.size(), false)),
+        operands, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guard.getThenBlock());
+  };
+  auto slab = [&](OpBuilder &b, Value q, const GatherNest *nest) {
+    if (!nest)
+      return;
+    OpBuilder::InsertionGuard insertion(b);
+    within(b, q, *nest);
+    NestBounds rest = getNestBounds(*nest);
+    rest.lower.erase(rest.lower.begin());
+    rest.upper.erase(rest.upper.begin());
+    if (nest->split)
+      emitSplitSlice(b, q, nest->statements, nest->firstGuarded, rest);
+    else
+      emitNest(b, rest, nest->statements, nest->firstGuarded,
+               /*split=*/false, q, /*parallel=*/false);
+  };
+  buildLoopNest(builder, loc, range, /*parallel=*/true,
+                [&](OpBuilder &b, Location, ValueRange iv) {
+                  Value q = iv.front();
+                  slab(b, q, nests.lower[0]);
+                  {
+                    OpBuilder::InsertionGuard insertion(b);
+                    within(b, q, *nests.core);
+                    SmallVector<Value> prefix{q};
+                    emitPeeled(b, 1, prefix, /*parallel=*/false, nests);
+                  }
+                  slab(b, q, nests.upper[0]);
+                });
 }
 
 void GatherEmitter::emitCompact(OpBuilder &builder,
@@ -419,6 +495,7 @@ uint64_t GatherEmitter::estimateClonedOps(uint64_t nests) const {
 void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
                          Value resetArray, TypedAttr resetValue) {
   reset = plan.reset;
+  outerInOneLoop = plan.outerInOneLoop;
   this->resetArray = resetArray;
   if (reset)
     this->resetValue =

@@ -87,6 +87,15 @@ private:
   void emitSplitNest(OpBuilder &builder, const NestBounds &box,
                      ArrayRef<unsigned> subset, unsigned firstGuarded,
                      ValueRange prefix, bool parallel);
+  /// The statements of a split nest at the fixed leading coordinates
+  /// `head` (the last one the nest's outer dimension): one unguarded nest
+  /// per statement over `rest` clipped to where it is valid.
+  void emitSplitSlice(OpBuilder &builder, ValueRange head,
+                      ArrayRef<unsigned> subset, unsigned firstGuarded,
+                      const NestBounds &rest);
+  /// The compact form's lower slab, core and upper slab of dimension 0 as
+  /// one parallel loop (GatherPlan::outerInOneLoop).
+  void emitOuterInOneLoop(OpBuilder &builder, const CompactNests &nests);
   /// `box` (dimensions firstDim..) intersected in dimensions >= firstGuarded
   /// with statement `s`'s valid output points.
   NestBounds clipToValid(const NestBounds &box, unsigned s, unsigned firstDim,
@@ -168,6 +177,8 @@ private:
   /// Set while the nest of a guarded plan is emitted: one affine.parallel
   /// over every dimension instead of a parallel outer loop.
   bool allParallel = false;
+  /// Copied from the plan: dimension 0's slabs and core in one loop.
+  bool outerInOneLoop = false;
   /// Set while the rows of a blocked plane are emitted with row resets: the
   /// plane behind, whose rows the core rows of dimension 1 reset.
   Value rowResetPlane;

@@ -257,6 +257,7 @@ void GatherPlan::printJSON(raw_ostream &os) const {
       {"nests", toJSON(nests)},
       {"fallback", toJSON(fallback)},
       {"split_slabs", splitSlabs},
+      {"outer_in_one_loop", outerInOneLoop},
       {"reset",
        reset ? llvm::json::Value(llvm::json::Object{
                    {"block", reset->block},
@@ -280,6 +281,11 @@ void mlir::stencil::planSplitSlabs(GatherPlan &plan, bool enabled,
       nest.split = enabled && nest.firstGuarded < plan.rank &&
                    nest.ranges.size() > 1 &&
                    nest.statements.size() <= maxStatements;
+}
+
+void mlir::stencil::planOuterLoop(GatherPlan &plan, bool enabled) {
+  plan.outerInOneLoop = enabled && plan.rank >= 2 && !plan.reset &&
+                        plan.strategy != BoundaryStrategy::Guarded;
 }
 
 unsigned

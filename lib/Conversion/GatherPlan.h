@@ -102,6 +102,10 @@ struct GatherPlan {
   std::optional<FusedReset> reset;
   /// Whether planSplitSlabs split guarded nests (the `split-slabs` option).
   bool splitSlabs = false;
+  /// Compact, rank >= 2, no fused reset: dimension 0's lower slab, core and
+  /// upper slab run as one parallel loop over their union, each iteration
+  /// taking the part its plane lies in (planOuterLoop, `one-outer-loop`).
+  bool outerInOneLoop = false;
 
   /// Counts the nests of each kind.
   unsigned count(GatherNest::Kind kind) const;
@@ -130,6 +134,11 @@ bool planFusedReset(GatherPlan &plan, ArrayRef<SmallVector<int64_t>> offsets,
 /// `maxStatements` the nests per slab would make the code, and its compile
 /// time, grow with the number of taps times the dimensions.
 void planSplitSlabs(GatherPlan &plan, bool enabled, unsigned maxStatements);
+
+/// Sets `plan.outerInOneLoop` if `enabled` and the plan has the form it
+/// applies to: compact nests (or an exact plan's compact fallback) of rank
+/// >= 2 without a fused reset, whose blocked core keeps its own loop.
+void planOuterLoop(GatherPlan &plan, bool enabled);
 
 /// The number of nests of the compact form: a core plus two slabs per
 /// dimension whose statements have more than one offset.

@@ -179,6 +179,7 @@ struct StencilScatterToGatherPass
       if (reset &&
           !planFusedReset(plan, emitter.getOffsets(), resetBlock, resetRows))
         reset.reset();
+      planOuterLoop(plan, oneOuterLoop);
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
       if (reset)
         emitter.emit(rewriter, plan, reset->array, reset->value);

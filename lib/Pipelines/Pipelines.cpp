@@ -54,6 +54,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.fuseReset = options.fuseReset;
     toGather.resetBlock = options.resetBlock;
     toGather.resetRows = options.resetRows;
+    toGather.oneOuterLoop = options.oneOuterLoop;
     toGather.splitSlabs = options.splitSlabs;
     toGather.maxSplitStatements = options.maxSplitStatements;
     pm.addPass(createStencilScatterToGatherPass(toGather));

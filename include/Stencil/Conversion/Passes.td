@@ -192,7 +192,13 @@ def StencilScatterToGatherPass
     - `compact` (default): per-dimension peeling. For each dimension with
       offsets of more than one value, a lower and an upper slab; inside a
       slab every statement is guarded by its validity (`affine.if`). At most
-      `2 d + 1` nests.
+      `2 d + 1` nests. The slabs of an inner dimension run inside the core
+      loops of the outer ones. With `one-outer-loop` (default; rank >= 2,
+      no fused reset) the slabs and the core of dimension 0 are one
+      parallel loop over their union whose iterations each run the part
+      their plane lies in: one worksharing loop instead of three, and the
+      threads share the slab planes, which cost more than core planes,
+      with the core's.
     - `exact`: PerforAD's disjoint split. Each dimension is cut at
       `lower + o` and `upper + o` for every distinct offset `o`; every box of
       the product runs, unguarded, exactly the statements valid in it, and
@@ -295,6 +301,10 @@ def StencilScatterToGatherPass
            "::mlir::stencil::kDefaultMaxSplitStatements",
            "split-slabs splits only slabs of at most this many statements "
            "(above, one nest per statement makes code grow with the taps)">,
+    Option<"oneOuterLoop", "one-outer-loop", "bool", "true",
+           "In 2-D and up without a fused reset, run dimension 0's lower "
+           "slab, core and upper slab as one parallel loop over their union "
+           "(one worksharing loop, planes shared evenly between threads)">,
     Option<"resetRows", "reset-rows", "bool", "true",
            "In 2-D and up, the fused reset zeroes each row right after its "
            "last reader instead of whole planes after the next plane">,

@@ -77,6 +77,11 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("split-slabs splits only slabs of at most this many "
                      "statements"),
       llvm::cl::init(kDefaultMaxSplitStatements)};
+  PassOptions::Option<bool> oneOuterLoop{
+      *this, "one-outer-loop",
+      llvm::cl::desc("In 2-D and up without a fused reset, one parallel "
+                     "loop over dimension 0's slabs and core, not three"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> resetRows{
       *this, "reset-rows",
       llvm::cl::desc("In 2-D and up, reset each row of the output adjoint "

@@ -1,7 +1,8 @@
 // Core and boundary bounds of the gather adjoints of the paper's wave and
 // Burgers examples.
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--stencil-scatter-to-gather=fuse-reset=0 split-slabs=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=WAVE
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --stencil-scatter-to-gather=fuse-reset=0 --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=SPLIT
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--stencil-scatter-to-gather=fuse-reset=0 split-slabs=0 one-outer-loop=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=WAVE
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--stencil-scatter-to-gather=fuse-reset=0 one-outer-loop=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=SPLIT
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --stencil-scatter-to-gather=fuse-reset=0 --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=ONE
 // RUN: stencil-opt %stencil_src/examples/burgers1d.mlir --stencil-adjoint --stencil-scatter-to-gather=boundary=exact --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=BURGERS
 
 // Wave, domain [1, n-1)^3, offsets {-1, 0, 1} per dimension: written points
@@ -51,6 +52,33 @@
 // SPLIT-NOT: affine.if
 // SPLIT: affine.store
 // SPLIT: affine.parallel (%{{.*}}) = (2) to (symbol(%[[N]]) - 2) {
+
+// one-outer-loop (the default without a fused reset): the lower i-slab, the
+// i-core and the upper i-slab are one parallel loop over [0, n), each
+// iteration guarded by the range of the part its plane lies in: the lower
+// slab's [0, min(2, n)), the core's [2, n-2), the upper slab's
+// [max(n-2, 2), n). No other parallel loop.
+// ONE-LABEL: func.func @wave3d_adjoint
+// ONE-SAME: %[[N:arg5]]: index
+// ONE: affine.parallel (%[[I:.*]]) = (0) to (symbol(%[[N]])) {
+// ONE-NEXT: affine.if affine_set<(d0)[s0] : (d0 >= 0, -d0 + 1 >= 0, -d0 + s0 - 1 >= 0)>(%[[I]])[%[[N]]] {
+// The lower slab's statements, each guarded in i as in SPLIT.
+// ONE-NEXT: affine.if affine_set<(d0)[s0] : (d0 - 1 >= 0, -d0 + s0 - 1 - 1 >= 0)>(%[[I]])[%[[N]]] {
+// ONE-NEXT: affine.for %[[J:.*]] = 1 to affine_map<()[s0] -> (s0 - 1)>()[%[[N]]] {
+// ONE-NEXT: affine.for %[[K:.*]] = 1 to affine_map<()[s0] -> (s0 - 1)>()[%[[N]]] {
+// ONE: affine.store %{{.*}}[%[[I]], %[[J]], %[[K]]]
+// ONE: affine.if affine_set<(d0)[s0] : (d0 - 2 >= 0, -d0 + s0 - 2 - 1 >= 0)>(%[[I]])[%[[N]]] {
+// ONE-NEXT: affine.for %{{.*}} = 0 to min affine_map<()[s0] -> (2, s0)>()[%[[N]]] {
+// ONE-NOT: affine.parallel
+// ONE: affine.for %[[CJ:.*]] = 2 to affine_map<()[s0] -> (s0 - 2)>()[%[[N]]] {
+// ONE-NOT: affine.parallel
+// ONE: affine.for %[[CK:.*]] = 2 to affine_map<()[s0] -> (s0 - 2)>()[%[[N]]] {
+// ONE-NOT: affine.if
+// ONE-COUNT-2: affine.store %{{.*}}[%[[I]], %[[CJ]], %[[CK]]]
+// ONE-NOT: affine.parallel
+// ONE: affine.if affine_set<(d0)[s0] : (d0 - (s0 - 2) >= 0, d0 - 2 >= 0, -d0 + s0 - 1 >= 0)>(%[[I]])[%[[N]]] {
+// ONE-NOT: affine.parallel
+// ONE: return
 
 // Burgers, domain [1, n-1), offsets {-1, 0, 1}: guarded by n - 2 >= 2, the
 // exact split writes u_1_b[0], u_1_b[1], the core [2, n-2), u_1_b[n-2] and

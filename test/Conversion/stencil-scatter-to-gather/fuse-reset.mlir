@@ -75,8 +75,9 @@ func.func @paper1d(%c: memref<?xf64>, %rb: memref<?xf64>,
 
 // 2-D: a reset plane is a row over the domain's second dimension. The
 // core of dimension 0 starts at 1 + 2, the lag is 4: resets start at the
-// block's fifth iteration.
-// PLAN: remark: gather plan: {{.*}}"reset":{"balanced":false,"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
+// block's fifth iteration. The blocked core keeps its own loop: not
+// outer_in_one_loop.
+// PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":false,"rank":2,"reset":{"balanced":false,"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
 // PLANES-LABEL: func.func @rows
 // PLANES-SAME: %[[RB:arg0]]: memref<?x?xf64>
 // PLANES: affine.for %[[Q:.*]] = affine_map<(d0) -> (d0 * 16 + 7)>

@@ -4,6 +4,8 @@
 // RUN:   | FileCheck %s --check-prefix=CHECK-EXACT
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests max-split-statements=1" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CHECK-NOSPLIT
+// RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests one-outer-loop=0" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=CHECK-THREE
 
 // The plan of the gather form (lib/Conversion/GatherPlan.cpp), as the JSON
 // remark of report-nests prints it, for r[i-1] += x (statement 0) and
@@ -18,7 +20,7 @@
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]}
-// CHECK-COMPACT-SAME: ],"rank":1,"reset":null,"size_conditions":[],"split_slabs":true}
+// CHECK-COMPACT-SAME: ],"outer_in_one_loop":false,"rank":1,"reset":null,"size_conditions":[],"split_slabs":true}
 //
 // Exact (PerforAD): with distinct offsets {-1, 1} the dimension splits into
 // 3 intervals; statement 0 is valid on the first two, statement 1 on the
@@ -34,7 +36,7 @@
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1}]}],"split":false,"statements":[0]},
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[1]}
-// CHECK-EXACT-SAME: ],"rank":1,"reset":null,"size_conditions":[{"dim":0,"min_extent":2}],"split_slabs":true}
+// CHECK-EXACT-SAME: ],"outer_in_one_loop":false,"rank":1,"reset":null,"size_conditions":[{"dim":0,"min_extent":2}],"split_slabs":true}
 func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
@@ -57,7 +59,12 @@ func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":2,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":0}]},{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":0}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":0},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"split":true,"statements":[0,1]}
-// CHECK-COMPACT-SAME: ],"rank":2,"reset":null,"size_conditions":[],"split_slabs":true}
+// CHECK-COMPACT-SAME: ],"outer_in_one_loop":true,"rank":2,"reset":null,"size_conditions":[],"split_slabs":true}
+// In 2-D and up without a fused reset, dimension 0's slabs and core are
+// one parallel loop (outer_in_one_loop); in 1-D, or with one-outer-loop=0,
+// three.
+// CHECK-THREE: "outer_in_one_loop":false,"rank":1
+// CHECK-THREE: "outer_in_one_loop":false,"rank":2
 // With max-split-statements=1 the 2-statement slabs stay guarded: no nest
 // of either function is split, although split-slabs is on.
 // CHECK-NOSPLIT-NOT: "split":true
