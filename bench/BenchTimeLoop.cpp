@@ -18,6 +18,9 @@
 //                         default keep only the faces of u_next, which the
 //                         step overwrites before reading (wave3d keeps no
 //                         snapshot)
+//   <k>/revolve_three_s<S>  the same, each reversed step running dimension
+//                         0 as three worksharing loops (lower slab, core,
+//                         upper slab; one-outer-loop=0) instead of one
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -44,7 +47,9 @@
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Checkpoint.h"
 #include "fwi.h"
+#include "fwi_three.h"
 #include "fwi_whole.h"
+#include "wave3d_loop_three.h"
 #include "wave3d_loop.h"
 
 #include <benchmark/benchmark.h>
@@ -111,18 +116,25 @@ struct Problem {
     return _mlir_ciface_fwi(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4,
                             3, steps);
   }
-  void adjoint(int64_t snapshots, bool whole = false) {
+  /// Which build of the adjoint runs: the default, whole-array snapshots
+  /// (fwi only), or three worksharing loops per step.
+  enum class Build { Default, WholeSlots, ThreeLoops };
+  void adjoint(int64_t snapshots, Build build = Build::Default) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
     auto ab = grid(ub[0]), bb = grid(ub[1]), cb = grid(ub[2]), mbd = grid(mb);
     if (wave3d) {
-      _mlir_ciface_wave3d_loop_adjoint(&a, &b, &c, &md, n, steps, &ab, &bb,
-                                       &cb, snapshots);
+      auto *gradient = build == Build::ThreeLoops
+                           ? _mlir_ciface_wave3d_loop_adjoint_three
+                           : _mlir_ciface_wave3d_loop_adjoint;
+      gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
     }
     auto wd = stencil_memref1d_f64(w, steps);
     auto dd = stencil_memref3d_f64(d, steps, n, n);
-    auto *gradient =
-        whole ? _mlir_ciface_fwi_adjoint_whole : _mlir_ciface_fwi_adjoint;
+    auto *gradient = build == Build::WholeSlots ? _mlir_ciface_fwi_adjoint_whole
+                     : build == Build::ThreeLoops
+                         ? _mlir_ciface_fwi_adjoint_three
+                         : _mlir_ciface_fwi_adjoint;
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
   }
@@ -230,8 +242,12 @@ int main(int argc, char **argv) {
         if (k == "fwi")
           add(k, "revolve_whole_s" + std::to_string(c.snapshots), c, threads,
               c.steps, [](benchmark::State &, Problem &p, Case q) {
-                p.adjoint(q.snapshots, /*whole=*/true);
+                p.adjoint(q.snapshots, Problem::Build::WholeSlots);
               });
+        add(k, "revolve_three_s" + std::to_string(c.snapshots), c, threads,
+            c.steps, [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, Problem::Build::ThreeLoops);
+            });
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,
             [](benchmark::State &, Problem &p, Case) {

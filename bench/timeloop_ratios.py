@@ -16,6 +16,8 @@
 #   whole     fwi's Revolve adjoint with whole-array snapshots over the
 #             default (border snapshots), in time and in the bytes of a
 #             slot
+#   three     the Revolve adjoint whose steps run dimension 0 as three
+#             worksharing loops (one-outer-loop=0) over the default (one)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -88,6 +90,9 @@ def main():
                 factor = c.get("forward_steps", 0) / steps
                 line += "  %s %.2fx (recompute factor %.2f, target %.2f)" % (
                     variant, time / primal, factor, factor + 1.4)
+                three = variant.replace("revolve_s", "revolve_three_s")
+                if three in t:
+                    line += " (three loops: time %.2fx)" % (t[three] / time)
                 whole = variant.replace("revolve_s", "revolve_whole_s")
                 if whole in t:
                     w = counters[key][whole]
