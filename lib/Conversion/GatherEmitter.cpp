@@ -364,14 +364,21 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
     emitOuterInOneLoop(builder, nests);
     return;
   }
-  slab(nests.lower[k]);
-  // Core of dimension k, recursing into the next dimension.
   if (k == 0 && reset) {
-    emitBlockedCore(builder, prefix, nests);
-    slab(nests.upper[k]);
+    // The slabs join the first and the last block where the block count is
+    // known at run time (one block per thread); else they are loops apart.
+    emitBalancedBlocks(builder);
+    bool slabsInBlocks = outerInOneLoop && blockCount;
+    if (!slabsInBlocks)
+      slab(nests.lower[k]);
+    emitBlockedCore(builder, prefix, nests, slabsInBlocks);
+    if (!slabsInBlocks)
+      slab(nests.upper[k]);
     emitResetRemainder(builder);
     return;
   }
+  slab(nests.lower[k]);
+  // Core of dimension k, recursing into the next dimension.
   NestBounds core = getNestBounds(*nests.core, k);
   bool stillParallel = parallel && core.getConstantExtent(0) == 1;
   buildLoopNest(builder, domain.getLoc(), core, parallel,

@@ -108,8 +108,14 @@ private:
                   bool parallel, const CompactNests &nests);
   /// The core loop of dimension 0 with the reset fused (GatherPlan.h,
   /// FusedReset): parallel blocks, each running its iterations in order.
+  /// With `slabsInBlocks`, the first block starts with dimension 0's lower
+  /// slab and the last one ends with its upper slab.
   void emitBlockedCore(OpBuilder &builder, SmallVector<Value> &prefix,
-                       const CompactNests &nests);
+                       const CompactNests &nests, bool slabsInBlocks);
+  /// In block `block` of the blocked core: runs slab `nest` of dimension 0
+  /// (if any) whole, in the first block or, with `last`, the last one.
+  void emitSlabInBlock(OpBuilder &builder, Value block, const GatherNest *nest,
+                       bool last);
   /// The second sweep of the fused reset: the planes the blocks left.
   void emitResetRemainder(OpBuilder &builder);
   /// Builds a loop over `[max(from), min(to))` of dimension 0 whose bounds
@@ -125,7 +131,9 @@ private:
   NestBounds getBlockRange() const;
   /// With a balanced reset at the top level of a function: computes the
   /// block size and count at the builder's insertion point (blockSize,
-  /// blockCount), from the core's extent and omp_get_max_threads().
+  /// blockCount), from the core's extent and omp_get_max_threads(). With
+  /// outerInOneLoop there is at least one block, which runs the slabs when
+  /// the core is empty.
   void emitBalancedBlocks(OpBuilder &builder);
   /// The symbols of the block expressions: the domain's bound operands,
   /// then blockSize and blockCount when they are set.

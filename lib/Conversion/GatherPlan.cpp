@@ -284,8 +284,9 @@ void mlir::stencil::planSplitSlabs(GatherPlan &plan, bool enabled,
 }
 
 void mlir::stencil::planOuterLoop(GatherPlan &plan, bool enabled) {
-  plan.outerInOneLoop = enabled && plan.rank >= 2 && !plan.reset &&
-                        plan.strategy != BoundaryStrategy::Guarded;
+  plan.outerInOneLoop =
+      enabled && plan.strategy != BoundaryStrategy::Guarded &&
+      (plan.reset ? plan.reset->balanced : plan.rank >= 2);
 }
 
 unsigned

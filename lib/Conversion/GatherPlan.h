@@ -102,9 +102,12 @@ struct GatherPlan {
   std::optional<FusedReset> reset;
   /// Whether planSplitSlabs split guarded nests (the `split-slabs` option).
   bool splitSlabs = false;
-  /// Compact, rank >= 2, no fused reset: dimension 0's lower slab, core and
-  /// upper slab run as one parallel loop over their union, each iteration
-  /// taking the part its plane lies in (planOuterLoop, `one-outer-loop`).
+  /// Dimension 0's slabs run in the core's parallel loop, not in loops of
+  /// their own (planOuterLoop, `one-outer-loop`). Without a fused reset
+  /// (rank >= 2): one loop over the union of the lower slab, core and upper
+  /// slab, each iteration taking the part its plane lies in. With a
+  /// balanced fused reset (any rank): the first block starts with the lower
+  /// slab and the last block ends with the upper one.
   bool outerInOneLoop = false;
 
   /// Counts the nests of each kind.
@@ -135,9 +138,10 @@ bool planFusedReset(GatherPlan &plan, ArrayRef<SmallVector<int64_t>> offsets,
 /// time, grow with the number of taps times the dimensions.
 void planSplitSlabs(GatherPlan &plan, bool enabled, unsigned maxStatements);
 
-/// Sets `plan.outerInOneLoop` if `enabled` and the plan has the form it
+/// Sets `plan.outerInOneLoop` if `enabled` and the plan has a form it
 /// applies to: compact nests (or an exact plan's compact fallback) of rank
-/// >= 2 without a fused reset, whose blocked core keeps its own loop.
+/// >= 2 without a fused reset, or with a balanced one (blocks sized at run
+/// time, one per thread). Call it after planFusedReset.
 void planOuterLoop(GatherPlan &plan, bool enabled);
 
 /// The number of nests of the compact form: a core plus two slabs per

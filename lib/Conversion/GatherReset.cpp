@@ -100,6 +100,10 @@ void GatherEmitter::emitBalancedBlocks(OpBuilder &builder) {
   Value share = arith::CeilDivSIOp::create(builder, loc, extent, threads);
   blockSize = arith::MaxSIOp::create(builder, loc, share, least);
   blockCount = arith::CeilDivSIOp::create(builder, loc, extent, blockSize);
+  if (outerInOneLoop)
+    blockCount = arith::MaxSIOp::create(
+        builder, loc, blockCount,
+        arith::ConstantIndexOp::create(builder, loc, 1));
 }
 
 affine::AffineForOp GatherEmitter::buildBlockLoop(OpBuilder &builder,
@@ -172,15 +176,40 @@ void GatherEmitter::emitResetRowsLeft(OpBuilder &builder, Value p,
   emitResetNest(builder, p, above);
 }
 
+void GatherEmitter::emitSlabInBlock(OpBuilder &builder, Value block,
+                                    const GatherNest *nest, bool last) {
+  if (!nest)
+    return;
+  // Block 0, or the last block: d0 + 1 >= count (d0 < count in the loop).
+  MLIRContext *ctx = domain.getContext();
+  SmallVector<Value> symbols = getBlockSymbols();
+  AffineExpr d0 = getAffineDimExpr(0, ctx);
+  AffineExpr count = getBlockRange().upperExpr(0);
+  SmallVector<Value> operands{block};
+  llvm::append_range(operands, symbols);
+  auto guard = affine::AffineIfOp::create(
+      builder, domain.getLoc(),
+      IntegerSet::get(1, symbols.size(), {last ? d0 + 1 - count : d0},
+                      {!last}),
+      operands, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToStart(guard.getThenBlock());
+  emitNest(builder, getNestBounds(*nest), nest->statements, nest->firstGuarded,
+           nest->split, /*prefix=*/{}, /*parallel=*/false);
+}
+
 void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                                     SmallVector<Value> &prefix,
-                                    const CompactNests &nests) {
+                                    const CompactNests &nests,
+                                    bool slabsInBlocks) {
   MLIRContext *ctx = domain.getContext();
-  emitBalancedBlocks(builder);
   AffineExpr start = blockStart(), end = coreEnd(), size = blockSizeExpr();
   int64_t lag = reset->lag();
   buildLoopNest(builder, domain.getLoc(), getBlockRange(), /*parallel=*/true,
                 [&](OpBuilder &b, Location loc, ValueRange block) {
+                  if (slabsInBlocks)
+                    emitSlabInBlock(b, block.front(), nests.lower[0],
+                                    /*last=*/false);
                   auto run = [&](ArrayRef<AffineExpr> from,
                                  ArrayRef<AffineExpr> to, bool resetBehind) {
                     auto loop = buildBlockLoop(b, block.front(), from, to);
@@ -211,6 +240,9 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                   if (lag > 0)
                     run({start}, {start + lag, end}, false);
                   run({start + lag}, {start + size, end}, true);
+                  if (slabsInBlocks)
+                    emitSlabInBlock(b, block.front(), nests.upper[0],
+                                    /*last=*/true);
                 });
 }
 

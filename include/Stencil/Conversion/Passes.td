@@ -193,12 +193,14 @@ def StencilScatterToGatherPass
       offsets of more than one value, a lower and an upper slab; inside a
       slab every statement is guarded by its validity (`affine.if`). At most
       `2 d + 1` nests. The slabs of an inner dimension run inside the core
-      loops of the outer ones. With `one-outer-loop` (default; rank >= 2,
-      no fused reset) the slabs and the core of dimension 0 are one
-      parallel loop over their union whose iterations each run the part
-      their plane lies in: one worksharing loop instead of three, and the
-      threads share the slab planes, which cost more than core planes,
-      with the core's.
+      loops of the outer ones. With `one-outer-loop` (default) the slabs of
+      dimension 0 get no loops of their own either: without a fused reset
+      (rank >= 2) the slabs and the core are one parallel loop over their
+      union whose iterations each run the part their plane lies in; with a
+      fused reset in blocks sized at run time (below), the first block
+      starts with the lower slab and the last one ends with the upper
+      slab. Fewer worksharing loops and barriers, and the threads share
+      the slab planes, which cost more than core planes, with the core's.
     - `exact`: PerforAD's disjoint split. Each dimension is cut at
       `lower + o` and `upper + o` for every distinct offset `o`; every box of
       the product runs, unguarded, exactly the statements valid in it, and
@@ -302,9 +304,9 @@ def StencilScatterToGatherPass
            "split-slabs splits only slabs of at most this many statements "
            "(above, one nest per statement makes code grow with the taps)">,
     Option<"oneOuterLoop", "one-outer-loop", "bool", "true",
-           "In 2-D and up without a fused reset, run dimension 0's lower "
-           "slab, core and upper slab as one parallel loop over their union "
-           "(one worksharing loop, planes shared evenly between threads)">,
+           "Run dimension 0's slabs in the core's parallel loop: without a "
+           "fused reset (2-D and up) one loop over their union; with blocks "
+           "sized at run time, in the first and the last block">,
     Option<"resetRows", "reset-rows", "bool", "true",
            "In 2-D and up, the fused reset zeroes each row right after its "
            "last reader instead of whole planes after the next plane">,

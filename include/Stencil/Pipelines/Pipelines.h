@@ -79,8 +79,9 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::init(kDefaultMaxSplitStatements)};
   PassOptions::Option<bool> oneOuterLoop{
       *this, "one-outer-loop",
-      llvm::cl::desc("In 2-D and up without a fused reset, one parallel "
-                     "loop over dimension 0's slabs and core, not three"),
+      llvm::cl::desc("Run dimension 0's slabs in the core's parallel loop "
+                     "(its union with them, or the first and last block of "
+                     "a fused reset), not in loops of their own"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> resetRows{
       *this, "reset-rows",

@@ -13,7 +13,8 @@
 // 8): the first 2 iterations of a block only gather, the others also reset
 // rb[q - 1]; afterwards the last 2 points of the domain and the points
 // behind each block's first 2 iterations are reset.
-// PLAN: remark: gather plan: {{.*}}"reset":{"balanced":false,"block":8,"max_offset":1,"min_offset":-1,"row_offset":null}
+// Fixed blocks keep the slabs of dimension 0 in loops of their own.
+// PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":false,"rank":1,"reset":{"balanced":false,"block":8,"max_offset":1,"min_offset":-1,"row_offset":null}
 // CHECK-LABEL: func.func @paper1d
 // CHECK-SAME: %[[RB:arg1]]: memref<?xf64>, %[[UB:arg2]]: memref<?xf64>, %[[N:arg3]]: index
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
@@ -38,7 +39,7 @@
 // thread, max(8192, ceil(core / omp_get_max_threads())) iterations each
 // (8192 being the least for 1-D), computed before the nests; the block
 // loops use that size and count as symbols.
-// AUTO-PLAN: remark: gather plan: {{.*}}"reset":{"balanced":true,"block":8192,"max_offset":1,"min_offset":-1,"row_offset":null}
+// AUTO-PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":true,"rank":1,"reset":{"balanced":true,"block":8192,"max_offset":1,"min_offset":-1,"row_offset":null}
 // AUTO-LABEL: func.func @paper1d
 // AUTO-SAME: %[[N:arg3]]: index
 // AUTO: %[[T32:.*]] = call @omp_get_max_threads() : () -> i32
@@ -46,10 +47,22 @@
 // AUTO-NEXT: %[[CORE:.*]] = affine.apply affine_map<()[s0] -> (s0 - 3)>()[%[[N]]]
 // AUTO-NEXT: %[[SHARE:.*]] = arith.ceildivsi %[[CORE]], %[[T]] : index
 // AUTO-NEXT: %[[SIZE:.*]] = arith.maxsi %[[SHARE]], %{{.*}} : index
-// AUTO-NEXT: %[[COUNT:.*]] = arith.ceildivsi %[[CORE]], %[[SIZE]] : index
+// AUTO-NEXT: %[[BLOCKS:.*]] = arith.ceildivsi %[[CORE]], %[[SIZE]] : index
+// At least one block, which runs the slabs when the core is empty.
+// AUTO-NEXT: %[[COUNT:.*]] = arith.maxsi %[[BLOCKS]], %{{.*}} : index
+// With one-outer-loop (the default) the slabs of dimension 0 are no loops
+// of their own: block 0 starts with the lower slab [0, min(2, n + 1)), the
+// last block ends with the upper slab [max(n - 1, 2), n + 1).
 // AUTO: affine.parallel (%[[B:.*]]) = (0) to (symbol(%[[COUNT]])) {
-// AUTO-NEXT: affine.for %{{.*}} = affine_map<(d0)[s0] -> (d0 * s0 + 2)>(%[[B]])[%[[SIZE]]] to min affine_map<(d0)[s0, s1] -> (d0 * s1 + 4, s0 - 1)>(%[[B]])[%[[N]], %[[SIZE]]] {
+// AUTO-NEXT: affine.if affine_set<(d0) : (d0 == 0)>(%[[B]]) {
+// AUTO-NEXT: affine.for %{{.*}} = 0 to min affine_map<()[s0] -> (2, s0 + 1)>()[%[[N]]] {
+// AUTO: affine.for %{{.*}} = affine_map<(d0)[s0] -> (d0 * s0 + 2)>(%[[B]])[%[[SIZE]]] to min affine_map<(d0)[s0, s1] -> (d0 * s1 + 4, s0 - 1)>(%[[B]])[%[[N]], %[[SIZE]]] {
 // AUTO: affine.for %{{.*}} = affine_map<(d0)[s0] -> (d0 * s0 + 4)>(%[[B]])[%[[SIZE]]] to min affine_map<(d0)[s0, s1] -> (d0 * s1 + s1 + 2, s0 - 1)>(%[[B]])[%[[N]], %[[SIZE]]] {
+// AUTO: affine.if affine_set<(d0)[s0] : (d0 - s0 + 1 >= 0)>(%[[B]])[%[[COUNT]]] {
+// AUTO-NEXT: affine.for %{{.*}} = max affine_map<()[s0] -> (s0 - 1, 2)>()[%[[N]]] to affine_map<()[s0] -> (s0 + 1)>()[%[[N]]] {
+// The second sweep: the last two planes, then those behind each block's
+// first iterations.
+// AUTO: affine.parallel (%{{.*}}) = (max(symbol(%[[N]]) - 2, 1)) to (symbol(%[[N]])) {
 // AUTO: affine.parallel (%[[B2:.*]]) = (0) to (symbol(%[[COUNT]])) {
 // AUTO-NEXT: affine.for %{{.*}} = affine_map<(d0)[s0] -> (d0 * s0 + 1)>(%[[B2]])[%[[SIZE]]] to min affine_map<(d0)[s0, s1] -> (d0 * s1 + 3, s0 - 2)>(%[[B2]])[%[[N]], %[[SIZE]]] {
 // AUTO: func.func private @omp_get_max_threads() -> i32
@@ -75,8 +88,7 @@ func.func @paper1d(%c: memref<?xf64>, %rb: memref<?xf64>,
 
 // 2-D: a reset plane is a row over the domain's second dimension. The
 // core of dimension 0 starts at 1 + 2, the lag is 4: resets start at the
-// block's fifth iteration. The blocked core keeps its own loop: not
-// outer_in_one_loop.
+// block's fifth iteration. Fixed blocks: not outer_in_one_loop.
 // PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":false,"rank":2,"reset":{"balanced":false,"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
 // PLANES-LABEL: func.func @rows
 // PLANES-SAME: %[[RB:arg0]]: memref<?x?xf64>
