@@ -18,6 +18,7 @@
 #include "dense27_gather_guarded.h"
 #include "dense27_gather_cut.h"
 #include "dense27_gather_noreset.h"
+#include "dense27_gather_apart.h"
 #include "dense27_gather_fixed.h"
 #include "dense27_gather_planes.h"
 #include "dense27_gather_unfused.h"
@@ -61,6 +62,8 @@ public:
       return _mlir_ciface_dense27_adj_gather_planes(&dr, &du, n, &drb, &dub);
     case Variant::GatherFixed:
       return _mlir_ciface_dense27_adj_gather_fixed(&dr, &du, n, &drb, &dub);
+    case Variant::GatherApart:
+      return _mlir_ciface_dense27_adj_gather_apart(&dr, &du, n, &drb, &dub);
     case Variant::GatherGuarded:
       return _mlir_ciface_dense27_adj_gather_guarded(&dr, &du, n, &drb, &dub);
     case Variant::ScatterSerial:

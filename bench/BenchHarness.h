@@ -79,6 +79,8 @@ enum class Variant {
   GatherPlanes,  ///< Compact, the fused reset by planes (`reset-rows=0`).
   GatherFixed,   ///< Compact, fused-reset blocks of a fixed size
                  ///< (`reset-block=16`, 8192 in 1-D), not one per thread.
+  GatherApart,   ///< Compact, dimension 0's slabs in loops of their own
+                 ///< (`one-outer-loop=0`).
   GatherGuarded, ///< Compact, slabs guarded per point (`split-slabs=0`).
   GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
   GatherCut,     ///< Compact, every shared value cut (`cut-min-gain=1`).

@@ -20,6 +20,7 @@
 #include "paper1d_gather_guarded.h"
 #include "paper1d_gather_cut.h"
 #include "paper1d_gather_noreset.h"
+#include "paper1d_gather_apart.h"
 #include "paper1d_gather_fixed.h"
 #include "paper1d_gather_planes.h"
 #include "paper1d_gather_unfused.h"
@@ -80,6 +81,9 @@ public:
                                                     &dub);
     case Variant::GatherFixed:
       return _mlir_ciface_paper1d_adj_gather_fixed(&dr, &dc, &du, n, &drb,
+                                                   &dub);
+    case Variant::GatherApart:
+      return _mlir_ciface_paper1d_adj_gather_apart(&dr, &dc, &du, n, &drb,
                                                    &dub);
     case Variant::GatherGuarded:
       return _mlir_ciface_paper1d_adj_gather_guarded(&dr, &dc, &du, n, &drb,

@@ -42,7 +42,7 @@ public:
     std::vector<Variant> list;
     for (Variant v : StencilKernel::variants())
       if (v != Variant::GatherExact && v != Variant::GatherPlanes &&
-          v != Variant::GatherFixed &&
+          v != Variant::GatherFixed && v != Variant::GatherApart &&
           v != Variant::GatherGuarded && v != Variant::GatherCut)
         list.push_back(v);
     return list;
@@ -73,6 +73,7 @@ public:
     case Variant::GatherExact:
     case Variant::GatherPlanes:
     case Variant::GatherFixed:
+    case Variant::GatherApart:
     case Variant::GatherGuarded:
     case Variant::GatherCut:
     case Variant::CGatherCore:

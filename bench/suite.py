@@ -14,7 +14,7 @@ KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27", "sin125"]
 BENCH_KERNELS = ["wave3d", "wave3d_n128", "wave3d_n64", "burgers1d",
                  "paper1d", "dense27", "sin125"]
 VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
-            "gather_unfused", "gather_planes", "gather_fixed",
+            "gather_unfused", "gather_planes", "gather_fixed", "gather_apart",
             "gather_guarded",
             "gather_noreset", "gather_cut", "scatter_serial",
             "scatter_atomic", "c_gather_core", "c_gather_core_tiled",
@@ -27,6 +27,7 @@ VARIANT_LABELS = {
     "gather_unfused": "gather, reset a separate sweep",
     "gather_planes": "gather, reset by planes",
     "gather_fixed": "gather, fixed reset blocks",
+    "gather_apart": "gather, dim-0 slabs apart",
     "gather_guarded": "gather, guarded slabs",
     "gather_noreset": "gather, no reset",
     "gather_cut": "gather, every shared value cut",
