@@ -374,7 +374,7 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
     emitBlockedCore(builder, prefix, nests, slabsInBlocks);
     if (!slabsInBlocks)
       slab(nests.upper[k]);
-    emitResetRemainder(builder);
+    emitResetRemainder(builder, slabsInBlocks);
     return;
   }
   slab(nests.lower[k]);

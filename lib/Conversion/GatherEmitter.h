@@ -116,8 +116,13 @@ private:
   /// (if any) whole, in the first block or, with `last`, the last one.
   void emitSlabInBlock(OpBuilder &builder, Value block, const GatherNest *nest,
                        bool last);
-  /// The second sweep of the fused reset: the planes the blocks left.
-  void emitResetRemainder(OpBuilder &builder);
+  /// An affine.if that holds in block 0 of the blocked core or, with
+  /// `last`, in its last block.
+  affine::AffineIfOp buildIfBlock(OpBuilder &builder, Value block, bool last);
+  /// The second sweep of the fused reset: the planes the blocks left. With
+  /// `tailInLastBlock`, the last block of that sweep also resets the
+  /// domain's last planes (one parallel loop instead of two).
+  void emitResetRemainder(OpBuilder &builder, bool tailInLastBlock);
   /// Builds a loop over `[max(from), min(to))` of dimension 0 whose bounds
   /// use the block index `block` (dimension d0 of the expressions).
   affine::AffineForOp buildBlockLoop(OpBuilder &builder, Value block,

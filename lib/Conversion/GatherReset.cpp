@@ -176,10 +176,8 @@ void GatherEmitter::emitResetRowsLeft(OpBuilder &builder, Value p,
   emitResetNest(builder, p, above);
 }
 
-void GatherEmitter::emitSlabInBlock(OpBuilder &builder, Value block,
-                                    const GatherNest *nest, bool last) {
-  if (!nest)
-    return;
+affine::AffineIfOp GatherEmitter::buildIfBlock(OpBuilder &builder,
+                                               Value block, bool last) {
   // Block 0, or the last block: d0 + 1 >= count (d0 < count in the loop).
   MLIRContext *ctx = domain.getContext();
   SmallVector<Value> symbols = getBlockSymbols();
@@ -187,13 +185,20 @@ void GatherEmitter::emitSlabInBlock(OpBuilder &builder, Value block,
   AffineExpr count = getBlockRange().upperExpr(0);
   SmallVector<Value> operands{block};
   llvm::append_range(operands, symbols);
-  auto guard = affine::AffineIfOp::create(
+  return affine::AffineIfOp::create(
       builder, domain.getLoc(),
       IntegerSet::get(1, symbols.size(), {last ? d0 + 1 - count : d0},
                       {!last}),
       operands, /*withElseRegion=*/false);
+}
+
+void GatherEmitter::emitSlabInBlock(OpBuilder &builder, Value block,
+                                    const GatherNest *nest, bool last) {
+  if (!nest)
+    return;
   OpBuilder::InsertionGuard insertion(builder);
-  builder.setInsertionPointToStart(guard.getThenBlock());
+  builder.setInsertionPointToStart(
+      buildIfBlock(builder, block, last).getThenBlock());
   emitNest(builder, getNestBounds(*nest), nest->statements, nest->firstGuarded,
            nest->split, /*prefix=*/{}, /*parallel=*/false);
 }
@@ -246,33 +251,49 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                 });
 }
 
-void GatherEmitter::emitResetRemainder(OpBuilder &builder) {
+void GatherEmitter::emitResetRemainder(OpBuilder &builder,
+                                       bool tailInLastBlock) {
   MLIRContext *ctx = domain.getContext();
   unsigned numSymbols = bounds.operands.size();
   int64_t lag = reset->lag();
   Location loc = domain.getLoc();
   // The last `lag` planes of the domain (all of it when the core is
-  // empty): their gather iterations lie beyond the core.
-  NestBounds tail;
-  tail.operands = bounds.operands;
-  tail.lower.push_back(AffineMap::get(
-      0, numSymbols, {bounds.upperExpr(0) - lag, bounds.lowerExpr(0)}, ctx));
-  tail.upper.push_back(bounds.upper[0]);
-  buildLoopNest(builder, loc, tail, /*parallel=*/true,
-                [&](OpBuilder &b, Location, ValueRange p) {
-                  emitResetPlane(b, p.front());
-                });
+  // empty): their gather iterations lie beyond the core. They lie above
+  // every block's planes below.
+  auto resetTail = [&](OpBuilder &b, bool parallel) {
+    NestBounds tail;
+    tail.operands = bounds.operands;
+    tail.lower.push_back(AffineMap::get(
+        0, numSymbols, {bounds.upperExpr(0) - lag, bounds.lowerExpr(0)}, ctx));
+    tail.upper.push_back(bounds.upper[0]);
+    buildLoopNest(b, loc, tail, parallel,
+                  [&](OpBuilder &b2, Location, ValueRange p) {
+                    emitResetPlane(b2, p.front());
+                  });
+  };
+  tailInLastBlock &= lag > 0;
+  if (!tailInLastBlock)
+    resetTail(builder, /*parallel=*/true);
   if (lag == 0)
     return;
   // The planes behind each block's first `lag` iterations.
   AffineExpr start = blockStart(), end = coreEnd();
-  buildLoopNest(builder, loc, getBlockRange(), /*parallel=*/true,
-                [&](OpBuilder &b, Location, ValueRange block) {
-                  int64_t back = reset->maxOffset;
-                  auto loop = buildBlockLoop(b, block.front(), {start - back},
-                                             {start + lag - back, end - back});
-                  OpBuilder::InsertionGuard guard(b);
-                  b.setInsertionPoint(loop.getBody()->getTerminator());
-                  emitResetPlane(b, loop.getInductionVar());
-                });
+  buildLoopNest(
+      builder, loc, getBlockRange(), /*parallel=*/true,
+      [&](OpBuilder &b, Location, ValueRange block) {
+        int64_t back = reset->maxOffset;
+        {
+          auto loop = buildBlockLoop(b, block.front(), {start - back},
+                                     {start + lag - back, end - back});
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(loop.getBody()->getTerminator());
+          emitResetPlane(b, loop.getInductionVar());
+        }
+        if (!tailInLastBlock)
+          return;
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(
+            buildIfBlock(b, block.front(), /*last=*/true).getThenBlock());
+        resetTail(b, /*parallel=*/false);
+      });
 }

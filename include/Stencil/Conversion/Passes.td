@@ -199,7 +199,8 @@ def StencilScatterToGatherPass
       union whose iterations each run the part their plane lies in; with a
       fused reset in blocks sized at run time (below), the first block
       starts with the lower slab and the last one ends with the upper
-      slab. Fewer worksharing loops and barriers, and the threads share
+      slab (and the reset's second sweep is one loop). Fewer worksharing
+      loops and barriers, and the threads share
       the slab planes, which cost more than core planes, with the core's.
     - `exact`: PerforAD's disjoint split. Each dimension is cut at
       `lower + o` and `upper + o` for every distinct offset `o`; every box of
