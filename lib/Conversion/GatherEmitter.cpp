@@ -306,22 +306,14 @@ void GatherEmitter::emitSplitSlice(OpBuilder &builder, ValueRange head,
   // Unguarded loops that vectorize without masks. Each point receives the
   // statements' updates in program order, as under guards.
   Location loc = domain.getLoc();
-  MLIRContext *ctx = domain.getContext();
-  unsigned outer = head.size() - 1, numSymbols = bounds.operands.size();
+  unsigned outer = head.size() - 1;
   for (unsigned s : subset) {
     OpBuilder::InsertionGuard insertion(builder);
-    if (outer >= firstGuarded) {
-      AffineExpr d0 = getAffineDimExpr(0, ctx);
-      SmallVector<AffineExpr> constraints{d0 - validLower(s, outer),
-                                          validUpper(s, outer) - d0 - 1};
-      SmallVector<Value> operands{head.back()};
-      llvm::append_range(operands, bounds.operands);
-      auto guard = affine::AffineIfOp::create(
-          builder, loc,
-          IntegerSet::get(1, numSymbols, constraints, {false, false}),
-          operands, /*withElseRegion=*/false);
-      builder.setInsertionPointToStart(guard.getThenBlock());
-    }
+    if (outer >= firstGuarded)
+      builder.setInsertionPointToStart(
+          buildRangeIf(builder, head.back(), validLower(s, outer),
+                       validUpper(s, outer))
+              .getThenBlock());
     buildLoopNest(builder, loc, clipToValid(rest, s, outer + 1, firstGuarded),
                   /*parallel=*/false,
                   [&](OpBuilder &b, Location, ValueRange inner) {
@@ -392,15 +384,22 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
   slab(nests.upper[k]);
 }
 
-/// Adds to `constraints` that d0 lies in `[max(lower), min(upper))`, both
-/// maps over the domain's bound operands.
-static void addRangeConstraints(AffineMap lower, AffineMap upper,
-                                SmallVectorImpl<AffineExpr> &constraints) {
-  AffineExpr d0 = getAffineDimExpr(0, lower.getContext());
-  for (AffineExpr e : lower.getResults())
+affine::AffineIfOp GatherEmitter::buildRangeIf(OpBuilder &builder, Value q,
+                                               ArrayRef<AffineExpr> lower,
+                                               ArrayRef<AffineExpr> upper) {
+  AffineExpr d0 = getAffineDimExpr(0, domain.getContext());
+  SmallVector<AffineExpr> constraints;
+  for (AffineExpr e : lower)
     constraints.push_back(d0 - e);
-  for (AffineExpr e : upper.getResults())
+  for (AffineExpr e : upper)
     constraints.push_back(e - d0 - 1);
+  SmallVector<Value> operands{q};
+  llvm::append_range(operands, bounds.operands);
+  return affine::AffineIfOp::create(
+      builder, domain.getLoc(),
+      IntegerSet::get(1, bounds.operands.size(), constraints,
+                      SmallVector<bool>(constraints.size(), false)),
+      operands, /*withElseRegion=*/false);
 }
 
 void GatherEmitter::emitOuterInOneLoop(OpBuilder &builder,
@@ -419,16 +418,9 @@ void GatherEmitter::emitOuterInOneLoop(OpBuilder &builder,
     range.upper[0] = getNestBounds(*nests.upper[0], 0).upper[0];
   auto within = [&](OpBuilder &b, Value q, const GatherNest &nest) {
     NestBounds dim0 = getNestBounds(nest, 0);
-    SmallVector<AffineExpr> constraints;
-    addRangeConstraints(dim0.lower[0], dim0.upper[0], constraints);
-    SmallVector<Value> operands{q};
-    llvm::append_range(operands, bounds.operands);
-    auto guard = affine::AffineIfOp::create(
-        b, loc,
-        IntegerSet::get(1, bounds.operands.size(), constraints,
-                        SmallVector<bool>(constraints.size(), false)),
-        operands, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(guard.getThenBlock());
+    b.setInsertionPointToStart(buildRangeIf(b, q, dim0.lower[0].getResults(),
+                                            dim0.upper[0].getResults())
+                                   .getThenBlock());
   };
   auto slab = [&](OpBuilder &b, Value q, const GatherNest *nest) {
     if (!nest)

@@ -93,6 +93,11 @@ private:
   void emitSplitSlice(OpBuilder &builder, ValueRange head,
                       ArrayRef<unsigned> subset, unsigned firstGuarded,
                       const NestBounds &rest);
+  /// An affine.if that holds where `q` lies in `[max(lower), min(upper))`,
+  /// the bounds over the domain's bound operands.
+  affine::AffineIfOp buildRangeIf(OpBuilder &builder, Value q,
+                                  ArrayRef<AffineExpr> lower,
+                                  ArrayRef<AffineExpr> upper);
   /// The compact form's lower slab, core and upper slab of dimension 0 as
   /// one parallel loop (GatherPlan::outerInOneLoop).
   void emitOuterInOneLoop(OpBuilder &builder, const CompactNests &nests);
