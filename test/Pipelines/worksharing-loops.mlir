@@ -1,8 +1,8 @@
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --convert-to-omp --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--convert-to-omp=one-outer-loop=0" --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir "--stencil-adjoint=reset-output-adjoints=false" --convert-to-omp --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=NORESET
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir "--stencil-adjoint=reset-output-adjoints=false" "--convert-to-omp=one-outer-loop=0" --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=NORESET-APART
-// RUN: stencil-opt %stencil_src/examples/burgers1d.mlir --stencil-adjoint --convert-to-omp --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE1D
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --convert-to-omp --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-ONE
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--convert-to-omp=one-outer-loop=0" --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-APART
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir "--stencil-adjoint=reset-output-adjoints=false" --convert-to-omp --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-NORESET
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir "--stencil-adjoint=reset-output-adjoints=false" "--convert-to-omp=one-outer-loop=0" --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-NORESET-APART
+// RUN: stencil-opt %stencil_src/examples/burgers1d.mlir --stencil-adjoint --convert-to-omp --stencil-report-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-ONE1D
 
 // The worksharing loops of the gather adjoint after the whole pipeline, as
 // --stencil-report-loops counts them: each is a barrier that every thread
@@ -14,13 +14,13 @@
 // reset's second sweep (whose last block also resets the last planes): 2
 // loops, where the slabs apart made 5 (lower slab, blocked core, upper
 // slab, and the second sweep's two loops). All in one parallel region.
-// ONE: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":2}
-// APART: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":5}
+// CHECK-ONE: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":2}
+// CHECK-APART: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":5}
 //
 // Without the reset (a time loop's steady steps): one loop over the union
 // of the lower slab, core and upper slab, where they were 3.
-// NORESET: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":1}
-// NORESET-APART: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":3}
+// CHECK-NORESET: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":1}
+// CHECK-NORESET-APART: remark: loop report: {"function":"wave3d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":3}
 //
 // 1-D with the fused reset: the same 2 loops.
-// ONE1D: remark: loop report: {"function":"burgers1d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":2}
+// CHECK-ONE1D: remark: loop report: {"function":"burgers1d_adjoint",{{.*}}"omp_parallel":1,"omp_wsloop":2}
