@@ -18,20 +18,24 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-GatherEmitter::GatherEmitter(DomainOp domain)
+GatherEmitter::GatherEmitter(DomainOp domain, DomainOp init)
     : domain(domain), rank(domain.getRank()), bounds(getDomainBounds(domain)) {
-  for (Operation &op : domain.getBodyBlock()->without_terminator()) {
-    auto access = dyn_cast<AccessOpInterface>(op);
-    if (!access || !access.isWrite())
+  for (DomainOp source : {init, domain}) {
+    if (!source)
       continue;
-    // Writes index with a permutation (verifier), so the offset exists.
-    SmallVector<int64_t> offset = *getIterationOffset(access, rank);
-    Value value = isa<StoreOp>(op) ? cast<StoreOp>(op).getValue()
-                                   : cast<AccumulateOp>(op).getValue();
-    stmts.push_back(
-        {&op, access.getAccessedArray(), value, offset, isa<StoreOp>(op)});
-    slices.emplace_back();
-    collectBodySlice(domain, value, slices.back());
+    for (Operation &op : source.getBodyBlock()->without_terminator()) {
+      auto access = dyn_cast<AccessOpInterface>(op);
+      if (!access || !access.isWrite())
+        continue;
+      // Writes index with a permutation (verifier), so the offset exists.
+      SmallVector<int64_t> offset = *getIterationOffset(access, rank);
+      Value value = isa<StoreOp>(op) ? cast<StoreOp>(op).getValue()
+                                     : cast<AccumulateOp>(op).getValue();
+      stmts.push_back({source, &op, access.getAccessedArray(), value, offset,
+                       isa<StoreOp>(op)});
+      slices.emplace_back();
+      collectBodySlice(source, value, slices.back());
+    }
   }
 }
 
@@ -70,7 +74,7 @@ Value GatherEmitter::evaluate(OpBuilder &builder, ValueRange ivs, unsigned s,
   SmallVector<int64_t> shift;
   for (int64_t o : stmts[s].offset)
     shift.push_back(-o);
-  emitBodyValues(builder, domain, ivs, shift, mapping, &slices[s]);
+  emitBodyValues(builder, stmts[s].source, ivs, shift, mapping, &slices[s]);
   return mapping.lookupOrDefault(stmts[s].value);
 }
 
@@ -96,13 +100,23 @@ void GatherEmitter::emitFusedBody(OpBuilder &builder, ValueRange ivs,
       shift.push_back(-o);
     auto access = cast<AccessOpInterface>(first.op);
     AffineMap map = getAccessMap(access, rank, shift);
-    Value sum = values[indices.front()];
-    for (unsigned index : ArrayRef(indices).drop_front())
-      sum = arith::AddFOp::create(builder, loc, sum, values[index]);
+    // The additions summed first, then added to the fused first store's
+    // value: the same arithmetic as that store followed by the update.
+    ArrayRef<unsigned> adds(indices);
     if (first.isStore)
-      affine::AffineStoreOp::create(builder, loc, sum, array, map, ivs);
-    else
+      adds = adds.drop_front();
+    Value sum;
+    for (unsigned index : adds)
+      sum = sum ? arith::AddFOp::create(builder, loc, sum, values[index])
+                : values[index];
+    if (!first.isStore) {
       emitAccumulate(builder, loc, sum, array, map, ivs);
+      continue;
+    }
+    Value total = values[indices.front()];
+    if (sum)
+      total = arith::AddFOp::create(builder, loc, total, sum);
+    affine::AffineStoreOp::create(builder, loc, total, array, map, ivs);
   }
 }
 
@@ -145,6 +159,29 @@ SmallVector<Value> GatherEmitter::getGuardOperands(ValueRange ivs) const {
   return operands;
 }
 
+std::pair<Value, Value> GatherEmitter::emitGuardedTerm(OpBuilder &builder,
+                                                       ValueRange ivs,
+                                                       unsigned s,
+                                                       unsigned firstGuarded,
+                                                       Value sum, Value has) {
+  Location loc = domain.getLoc();
+  Type i1 = builder.getI1Type();
+  auto guard = affine::AffineIfOp::create(
+      builder, loc, TypeRange{sum.getType(), i1}, getValidSet(s, firstGuarded),
+      getGuardOperands(ivs), /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToStart(guard.getThenBlock());
+  IRMapping mapping;
+  Value value = evaluate(builder, ivs, s, mapping);
+  Value added = arith::AddFOp::create(builder, loc, sum, value);
+  Value next = arith::SelectOp::create(builder, loc, has, added, value);
+  Value yes = arith::ConstantIntOp::create(builder, loc, i1, 1);
+  affine::AffineYieldOp::create(builder, loc, ValueRange{next, yes});
+  builder.setInsertionPointToStart(guard.getElseBlock());
+  affine::AffineYieldOp::create(builder, loc, ValueRange{sum, has});
+  return {guard.getResult(0), guard.getResult(1)};
+}
+
 void GatherEmitter::emitGuardedSums(OpBuilder &builder, ValueRange ivs,
                                     ArrayRef<unsigned> subset,
                                     unsigned firstGuarded) {
@@ -156,41 +193,43 @@ void GatherEmitter::emitGuardedSums(OpBuilder &builder, ValueRange ivs,
   for (auto &[array, list] : byArray) {
     // The valid contributions summed in program order, starting from the
     // first one (not from zero), then one update: at a point where every
-    // statement is valid, the arithmetic of the unguarded core nest.
-    Type type = stmts[list.front()].value.getType();
-    Value sum = arith::ConstantOp::create(builder, loc, type,
-                                          builder.getFloatAttr(type, 0.0));
-    Value has = arith::ConstantIntOp::create(builder, loc, i1, 0);
-    for (unsigned s : list) {
-      auto guard = affine::AffineIfOp::create(
-          builder, loc, TypeRange{type, i1}, getValidSet(s, firstGuarded),
-          getGuardOperands(ivs), /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard insertion(builder);
-      builder.setInsertionPointToStart(guard.getThenBlock());
-      IRMapping mapping;
-      Value value = evaluate(builder, ivs, s, mapping);
-      Value added = arith::AddFOp::create(builder, loc, sum, value);
-      Value next = arith::SelectOp::create(builder, loc, has, added, value);
-      Value yes = arith::ConstantIntOp::create(builder, loc, i1, 1);
-      affine::AffineYieldOp::create(builder, loc, ValueRange{next, yes});
-      builder.setInsertionPointToStart(guard.getElseBlock());
-      affine::AffineYieldOp::create(builder, loc, ValueRange{sum, has});
-      sum = guard.getResult(0);
-      has = guard.getResult(1);
-    }
-    auto write = scf::IfOp::create(builder, loc, has, /*withElse=*/false);
-    OpBuilder::InsertionGuard insertion(builder);
-    builder.setInsertionPointToStart(write.thenBlock());
+    // statement is valid, the arithmetic of the unguarded core nest. A
+    // fused first store (the first statement) is stored, plus that sum,
+    // where it is valid; elsewhere the sum is added to the array.
     const Statement &first = stmts[list.front()];
+    Type type = first.value.getType();
+    Value zero = arith::ConstantOp::create(builder, loc, type,
+                                           builder.getFloatAttr(type, 0.0));
+    Value no = arith::ConstantIntOp::create(builder, loc, i1, 0);
+    ArrayRef<unsigned> adds = list;
+    Value stored, storeValid;
+    if (first.isStore) {
+      std::tie(stored, storeValid) =
+          emitGuardedTerm(builder, ivs, list.front(), firstGuarded, zero, no);
+      adds = adds.drop_front();
+    }
+    Value sum = zero, has = no;
+    for (unsigned s : adds)
+      std::tie(sum, has) =
+          emitGuardedTerm(builder, ivs, s, firstGuarded, sum, has);
     SmallVector<int64_t> shift;
     for (int64_t o : first.offset)
       shift.push_back(-o);
     AffineMap map =
         getAccessMap(cast<AccessOpInterface>(first.op), rank, shift);
-    if (first.isStore)
-      affine::AffineStoreOp::create(builder, loc, sum, array, map, ivs);
-    else
-      emitAccumulate(builder, loc, sum, array, map, ivs);
+    OpBuilder::InsertionGuard insertion(builder);
+    if (storeValid) {
+      auto ifStore = scf::IfOp::create(builder, loc, storeValid,
+                                       /*withElseRegion=*/true);
+      builder.setInsertionPointToStart(ifStore.thenBlock());
+      Value total = arith::AddFOp::create(builder, loc, stored, sum);
+      total = arith::SelectOp::create(builder, loc, has, total, stored);
+      affine::AffineStoreOp::create(builder, loc, total, array, map, ivs);
+      builder.setInsertionPointToStart(ifStore.elseBlock());
+    }
+    auto write = scf::IfOp::create(builder, loc, has, /*withElse=*/false);
+    builder.setInsertionPointToStart(write.thenBlock());
+    emitAccumulate(builder, loc, sum, array, map, ivs);
   }
 }
 

@@ -23,6 +23,9 @@ namespace mlir::stencil {
 /// One write of the domain body, seen as a statement `out[p + o] op= v(p)`
 /// with iteration offset `o` (zero for stores and centre accumulates).
 struct Statement {
+  /// The domain whose body computes the value (the scatter domain, or the
+  /// fused first store's domain).
+  DomainOp source;
   Operation *op;
   Value array;
   Value value;
@@ -34,7 +37,10 @@ struct Statement {
 /// lists, each evaluating its statements at shifted points.
 class GatherEmitter {
 public:
-  explicit GatherEmitter(DomainOp domain);
+  /// With `init` (a domain with the same bounds that only stores at the
+  /// centre, fused as the first contribution), its store is the first
+  /// statement.
+  explicit GatherEmitter(DomainOp domain, DomainOp init = {});
 
   /// The iteration offsets of the writes, in program order: the planner's
   /// input.
@@ -178,6 +184,11 @@ private:
   /// update where any was valid.
   void emitGuardedSums(OpBuilder &builder, ValueRange ivs,
                        ArrayRef<unsigned> subset, unsigned firstGuarded);
+  /// Statement `s` under its validity guard, added to the running `sum`
+  /// (`has`: whether any term is in it): the new sum and flag.
+  std::pair<Value, Value> emitGuardedTerm(OpBuilder &builder, ValueRange ivs,
+                                          unsigned s, unsigned firstGuarded,
+                                          Value sum, Value has);
   /// The body of an unguarded nest: all statements evaluated first, then one
   /// update per array.
   void emitFusedBody(OpBuilder &builder, ValueRange ivs,

@@ -37,6 +37,13 @@ struct FusableReset {
 };
 } // namespace
 
+/// Whether `a` and `b` run over the same points.
+static bool haveSameBounds(DomainOp a, DomainOp b) {
+  return a.getLowerBounds() == b.getLowerBounds() &&
+         a.getUpperBounds() == b.getUpperBounds() &&
+         a.getBoundOperands() == b.getBoundOperands();
+}
+
 /// The reset domain that follows `scatter` if it can be fused into its
 /// gather sweep: the next domain, with the same bounds, that only stores a
 /// constant into an array at the centre, which `scatter` reads only at the
@@ -47,10 +54,7 @@ static std::optional<FusableReset> matchFusableReset(DomainOp scatter) {
   while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
     op = op->getNextNode();
   auto next = dyn_cast_or_null<DomainOp>(op);
-  if (!next || next.getNumResults() != 0 ||
-      next.getLowerBounds() != scatter.getLowerBounds() ||
-      next.getUpperBounds() != scatter.getUpperBounds() ||
-      next.getBoundOperands() != scatter.getBoundOperands())
+  if (!next || next.getNumResults() != 0 || !haveSameBounds(next, scatter))
     return std::nullopt;
   // One store; anything else is free of effects (the constant).
   StoreOp store;
@@ -81,6 +85,61 @@ static std::optional<FusableReset> matchFusableReset(DomainOp scatter) {
   if (walk.wasInterrupted())
     return std::nullopt;
   return FusableReset{next, array, value};
+}
+
+/// The domain before `scatter` if it is a first contribution that can be
+/// fused into its gather sweep: the previous domain (past ops without
+/// memory effects), with the same bounds, whose body only stores one value
+/// at the centre into an array that `scatter` only accumulates into, and
+/// reads nothing that `scatter` writes or the array itself.
+static DomainOp matchFusableInit(DomainOp scatter) {
+  Operation *op = scatter->getPrevNode();
+  while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
+    op = op->getPrevNode();
+  auto init = dyn_cast_or_null<DomainOp>(op);
+  if (!init || init.getNumResults() != 0 || !haveSameBounds(init, scatter))
+    return {};
+  StoreOp store;
+  SmallVector<Value> reads;
+  for (Operation &bodyOp : init.getBodyBlock()->without_terminator()) {
+    if (auto s = dyn_cast<StoreOp>(bodyOp); s && !store)
+      store = s;
+    else if (auto gather = dyn_cast<GatherOp>(bodyOp))
+      reads.push_back(gather.getArray());
+    else if (!isMemoryEffectFree(&bodyOp))
+      return {};
+  }
+  unsigned rank = init.getRank();
+  if (!store ||
+      !getAccessMap(cast<AccessOpInterface>(store.getOperation()), rank,
+                    SmallVector<int64_t>(rank, 0))
+           .isIdentity())
+    return {};
+  Value array = store.getArray();
+  if (llvm::is_contained(reads, array))
+    return {};
+  bool accumulates = false;
+  WalkResult walk = scatter.getBody().walk([&](Operation *op) {
+    auto access = dyn_cast<AccessOpInterface>(op);
+    if (!access)
+      return WalkResult::advance();
+    Value accessed = access.getAccessedArray();
+    if (accessed == array && !isa<AccumulateOp>(op))
+      return WalkResult::interrupt();
+    accumulates |= accessed == array;
+    if (access.isWrite() && llvm::is_contained(reads, accessed))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || !accumulates)
+    return {};
+  return init;
+}
+
+/// Whether `init`'s body reads `array`.
+static bool reads(DomainOp init, Value array) {
+  return llvm::any_of(init.getBodyBlock()->getOps<GatherOp>(),
+                      [&](GatherOp g) { return g.getArray() == array; });
 }
 
 namespace {
@@ -166,7 +225,8 @@ struct StencilScatterToGatherPass
         return signalPassFailure();
       DomainOp writes = splitDomainResults(rewriter, domain);
       rewriter.setInsertionPoint(writes);
-      GatherEmitter emitter(writes);
+      DomainOp init = fuseInit ? matchFusableInit(writes) : DomainOp();
+      GatherEmitter emitter(writes, init);
       FailureOr<BoundaryStrategy> strategy = chooseStrategy(writes, emitter);
       if (failed(strategy))
         return signalPassFailure();
@@ -176,6 +236,8 @@ struct StencilScatterToGatherPass
       std::optional<FusableReset> reset;
       if (fuseReset)
         reset = matchFusableReset(writes);
+      if (reset && init && reads(init, reset->array))
+        reset.reset();
       if (reset &&
           !planFusedReset(plan, emitter.getOffsets(), resetBlock, resetRows))
         reset.reset();
@@ -189,6 +251,8 @@ struct StencilScatterToGatherPass
         reportPlan(writes, plan);
       if (reset)
         rewriter.eraseOp(reset->domain);
+      if (init)
+        rewriter.eraseOp(init);
       rewriter.eraseOp(writes);
     }
   }

@@ -55,6 +55,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.resetBlock = options.resetBlock;
     toGather.resetRows = options.resetRows;
     toGather.oneOuterLoop = options.oneOuterLoop;
+    toGather.fuseInit = options.fuseInit;
     toGather.splitSlabs = options.splitSlabs;
     toGather.maxSplitStatements = options.maxSplitStatements;
     pm.addPass(createStencilScatterToGatherPass(toGather));

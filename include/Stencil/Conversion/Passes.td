@@ -258,6 +258,18 @@ def StencilScatterToGatherPass
     iteration, so results stay independent of the number of threads; no
     memory is added. `boundary=exact` keeps the separate sweep.
 
+    #### The fused first store
+    A domain right before a scatter domain, with the same bounds, that only
+    stores a value into an array at the centre, where the scatter domain
+    only adds to that array (never reads or stores it) and writes nothing
+    the value reads, is a first contribution (a reversed time loop's
+    deferred hand-over: `cur_b = -prev_b` before the step adds its gather
+    to `cur_b`). With `fuse-init` (default) it becomes the first statement
+    of the gather form: the core stores the value plus the gathered sum, and
+    each point of the slabs stores it or adds to it, as the store is valid
+    there, so the array is written once instead of stored, read and written
+    again.
+
     #### Input invariant
     - Bound operands are valid affine symbols where the domain stands.
 
@@ -291,6 +303,10 @@ def StencilScatterToGatherPass
     Option<"fuseReset", "fuse-reset", "bool", "true",
            "Fuse the reset domain that follows a scatter domain into its "
            "compact gather sweep (blocked dimension 0, reset with a lag)">,
+    Option<"fuseInit", "fuse-init", "bool", "true",
+           "Fuse the domain before a scatter domain that only stores, at "
+           "the centre, into an array the scatter only adds to, into its "
+           "gather sweep as the first contribution">,
     Option<"resetBlock", "reset-block", "int64_t", "0",
            "Iterations of dimension 0 per block of the fused reset "
            "(0: one block per thread, max(ceil(core / "

@@ -83,6 +83,12 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "(its union with them, or the first and last block of "
                      "a fused reset), not in loops of their own"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseInit{
+      *this, "fuse-init",
+      llvm::cl::desc("Fuse a centre store right before a scatter domain, "
+                     "into an array the scatter only adds to, into its "
+                     "gather sweep as the first contribution"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> resetRows{
       *this, "reset-rows",
       llvm::cl::desc("In 2-D and up, reset each row of the output adjoint "
