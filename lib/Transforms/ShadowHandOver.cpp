@@ -11,6 +11,13 @@
 // variant of the step's adjoint and the function that resets alone are
 // built from it (TimeLoopAdjoint.cpp chooses between them per step).
 //
+// Where the value stored depends on the handed-over shadow alone (`-next_b`
+// of a leapfrog), even that store can go: the shadow it reads is left as it
+// is, so the next step reversed, to which the rotation hands both, computes
+// the value itself as the first contribution to the shadow it updates. The
+// gather conversion fuses that first store into the update's sweep
+// (ScatterToGather.cpp), so a reversed step writes one shadow, not two.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TimeLoopPlan.h"
@@ -20,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -66,10 +74,87 @@ static bool sameDomain(Operation *a, Operation *b) {
          da.getBoundOperands() == db.getBoundOperands();
 }
 
+/// Whether `value`, used in `domain`'s body, depends only on the domain's
+/// points, constants and gathers of `source`.
+static bool dependsOnlyOn(DomainOp domain, Value value, Value source) {
+  SmallVector<Value> worklist{value};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != domain.getBodyBlock())
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!seen.insert(def).second)
+      continue;
+    if (!domain->isProperAncestor(def)) {
+      if (!matchPattern(v, m_Constant()))
+        return false;
+      continue;
+    }
+    if (auto gather = dyn_cast<GatherOp>(def)) {
+      if (gather.getArray() != source)
+        return false;
+      continue;
+    }
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return false;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return true;
+}
+
+/// Whether the bounds of `domain`, at the top level of `func`, are the same
+/// in every step: computed without memory reads from constants and index
+/// arguments other than `stepIndex`.
+static bool hasStepInvariantBounds(func::FuncOp func, DomainOp domain,
+                                   BlockArgument stepIndex) {
+  SmallVector<Value> worklist(domain.getBoundOperands());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg == stepIndex || !arg.getType().isIndex() ||
+          arg.getOwner() != &func.getBody().front())
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getParentOp() != func.getOperation() ||
+        def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return false;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return true;
+}
+
+/// Marks the hand-overs whose value the next step reversed can compute: it
+/// depends on the shadow handed over alone, over step-invariant bounds, and
+/// the shadow it then goes to plays no other part in a hand-over.
+static void planDeferrals(func::FuncOp stepAdjoint,
+                          MutableArrayRef<ShadowHandOver> plan,
+                          BlockArgument stepIndex) {
+  llvm::SmallDenseSet<unsigned> involved;
+  for (const ShadowHandOver &h : plan) {
+    involved.insert(h.fromArg);
+    involved.insert(h.toArg);
+  }
+  Block &entry = stepAdjoint.getBody().front();
+  for (ShadowHandOver &h : plan) {
+    auto domain = cast<DomainOp>(h.accumulate->getParentOp());
+    h.deferred = !involved.contains(h.receiverArg) &&
+                 dependsOnlyOn(domain, h.accumulate.getValue(),
+                               entry.getArgument(h.fromArg)) &&
+                 hasStepInvariantBounds(stepAdjoint, domain, stepIndex);
+  }
+}
+
 SmallVector<ShadowHandOver>
 mlir::stencil::ad::planShadowHandOvers(func::FuncOp stepAdjoint,
                                        ArrayRef<BlockArgument> shadows,
-                                       ArrayRef<unsigned> handedTo) {
+                                       ArrayRef<unsigned> handedTo,
+                                       BlockArgument stepIndex) {
   SmallVector<ShadowHandOver> plan;
   for (auto [from, to] : llvm::enumerate(handedTo)) {
     if (to == from)
@@ -79,9 +164,18 @@ mlir::stencil::ad::planShadowHandOvers(func::FuncOp stepAdjoint,
     if (!reset || !acc || !sameDomain(reset, acc) ||
         reset.getDimsAttr() != acc.getDimsAttr())
       continue;
-    plan.push_back({unsigned(from), to, reset, acc});
+    ShadowHandOver h{unsigned(from), to, reset, acc};
+    h.fromArg = shadows[from].getArgNumber();
+    h.toArg = shadows[to].getArgNumber();
+    h.receiverArg = shadows[handedTo[to]].getArgNumber();
+    plan.push_back(h);
   }
+  planDeferrals(stepAdjoint, plan, stepIndex);
   return plan;
+}
+
+bool mlir::stencil::ad::anyDeferred(ArrayRef<ShadowHandOver> plan) {
+  return llvm::any_of(plan, [](const ShadowHandOver &h) { return h.deferred; });
 }
 
 /// Creates an empty private function like `like`, named `name`, after it.
@@ -95,33 +189,6 @@ static func::FuncOp createLike(func::FuncOp like, StringRef name,
   func.setPrivate();
   func->setDiscardableAttrs(like->getDiscardableAttrDictionary());
   return func;
-}
-
-func::FuncOp
-mlir::stencil::ad::createSteadyStepAdjoint(func::FuncOp stepAdjoint,
-                                           ArrayRef<ShadowHandOver> plan,
-                                           StringRef name) {
-  func::FuncOp steady =
-      createLike(stepAdjoint, name, stepAdjoint.getResultTypes());
-  IRMapping mapping;
-  stepAdjoint.getBody().cloneInto(&steady.getBody(), mapping);
-  for (ShadowHandOver handOver : plan) {
-    // The shadow handed over is overwritten, not added to.
-    auto acc = cast<AccumulateOp>(
-        mapping.lookup(handOver.accumulate.getOperation()));
-    OpBuilder builder(acc);
-    StoreOp::create(builder, acc.getLoc(), acc.getValue(), acc.getArray(),
-                    acc.getDimsAttr());
-    acc.erase();
-    // The shadow that is handed over is not reset.
-    Operation *reset = mapping.lookup(handOver.reset.getOperation());
-    auto domain = cast<DomainOp>(reset->getParentOp());
-    reset->erase();
-    if (domain.getBody().getOps<StoreOp>().empty() &&
-        domain.getBody().getOps<AccumulateOp>().empty())
-      domain.erase();
-  }
-  return steady;
 }
 
 /// Clones into `builder`'s block the top-level ops of `func` that `op` (a
@@ -138,6 +205,120 @@ static void cloneWithDefinitions(OpBuilder &builder, func::FuncOp func,
     }
   });
   builder.clone(*op, mapping);
+}
+
+/// Erases the ops of `block` that nothing uses and that only read memory,
+/// last to first.
+static void eraseDeadOps(Block &block) {
+  Operation *op = block.mightHaveTerminator() ? block.getTerminator()
+                                              : nullptr;
+  op = op ? op->getPrevNode() : (block.empty() ? nullptr : &block.back());
+  while (op) {
+    Operation *prev = op->getPrevNode();
+    if (op->use_empty() && wouldOpBeTriviallyDead(op))
+      op->erase();
+    op = prev;
+  }
+}
+
+/// Clones, at `builder`'s insertion point in `func`, the domain of
+/// `handOver`'s accumulate (with the top-level ops it uses) reduced to that
+/// one write, turned into a store into `target`. `mapping` maps `func`'s
+/// arguments as the copy is to see them.
+static void cloneHandOverStore(OpBuilder &builder, func::FuncOp func,
+                               const ShadowHandOver &handOver, Value target,
+                               IRMapping &mapping) {
+  AccumulateOp acc = handOver.accumulate;
+  Operation *domain = acc->getParentOp();
+  cloneWithDefinitions(builder, func, domain, mapping);
+  auto copy = cast<DomainOp>(mapping.lookup(domain));
+  auto accCopy = cast<AccumulateOp>(mapping.lookup(acc.getOperation()));
+  for (Operation &op : llvm::make_early_inc_range(*copy.getBodyBlock())) {
+    auto access = dyn_cast<AccessOpInterface>(op);
+    if (access && access.isWrite() && &op != accCopy.getOperation())
+      op.erase();
+  }
+  OpBuilder inBody(accCopy);
+  StoreOp::create(inBody, accCopy.getLoc(), accCopy.getValue(), target,
+                  accCopy.getDimsAttr());
+  accCopy.erase();
+  eraseDeadOps(*copy.getBodyBlock());
+}
+
+/// In `steady`, a copy of the step's adjoint: stores, before anything uses
+/// the receiver's shadow, the value `handOver` deferred in the step reversed
+/// before, computed from the shadow it left in `to`'s place.
+static void emitReceive(func::FuncOp steady, const ShadowHandOver &handOver) {
+  Block &entry = steady.getBody().front();
+  BlockArgument receiver = entry.getArgument(handOver.receiverArg);
+  Operation *firstUse = entry.getTerminator();
+  for (Operation *user : receiver.getUsers()) {
+    Operation *top = entry.findAncestorOpInBlock(*user);
+    if (top->isBeforeInBlock(firstUse))
+      firstUse = top;
+  }
+  OpBuilder builder(firstUse);
+  IRMapping mapping;
+  mapping.map(entry.getArgument(handOver.fromArg),
+              entry.getArgument(handOver.toArg));
+  cloneHandOverStore(builder, steady, handOver, receiver, mapping);
+}
+
+func::FuncOp mlir::stencil::ad::createSteadyStepAdjoint(
+    func::FuncOp stepAdjoint, ArrayRef<ShadowHandOver> plan, StringRef name,
+    bool receive) {
+  func::FuncOp steady =
+      createLike(stepAdjoint, name, stepAdjoint.getResultTypes());
+  IRMapping mapping;
+  stepAdjoint.getBody().cloneInto(&steady.getBody(), mapping);
+  for (ShadowHandOver handOver : plan) {
+    auto acc = cast<AccumulateOp>(
+        mapping.lookup(handOver.accumulate.getOperation()));
+    if (handOver.deferred) {
+      // The next step reversed computes the value (emitReceive).
+      if (receive) {
+        handOver.accumulate = acc;
+        emitReceive(steady, handOver);
+      }
+      acc.erase();
+    } else {
+      // The shadow handed over is overwritten, not added to.
+      OpBuilder builder(acc);
+      StoreOp::create(builder, acc.getLoc(), acc.getValue(), acc.getArray(),
+                      acc.getDimsAttr());
+      acc.erase();
+    }
+    // The shadow that is handed over is not reset.
+    Operation *reset = mapping.lookup(handOver.reset.getOperation());
+    auto domain = cast<DomainOp>(reset->getParentOp());
+    reset->erase();
+    if (domain.getBody().getOps<StoreOp>().empty() &&
+        domain.getBody().getOps<AccumulateOp>().empty())
+      domain.erase();
+  }
+  for (Operation &op : steady.getBody().front().without_terminator())
+    if (auto domain = dyn_cast<DomainOp>(op))
+      eraseDeadOps(*domain.getBodyBlock());
+  return steady;
+}
+
+func::FuncOp
+mlir::stencil::ad::createHandOverFlush(func::FuncOp stepAdjoint,
+                                       ArrayRef<ShadowHandOver> plan,
+                                       StringRef name) {
+  func::FuncOp flush = createLike(stepAdjoint, name, {});
+  Block *entry = flush.addEntryBlock();
+  OpBuilder builder = OpBuilder::atBlockEnd(entry);
+  for (const ShadowHandOver &handOver : plan) {
+    if (!handOver.deferred)
+      continue;
+    IRMapping mapping;
+    mapping.map(stepAdjoint.getArguments(), entry->getArguments());
+    cloneHandOverStore(builder, stepAdjoint, handOver,
+                       entry->getArgument(handOver.toArg), mapping);
+  }
+  func::ReturnOp::create(builder, stepAdjoint.getLoc());
+  return flush;
 }
 
 func::FuncOp

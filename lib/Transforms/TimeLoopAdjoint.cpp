@@ -84,9 +84,12 @@ private:
   func::FuncOp step, stepAdjoint;
   /// Where the rotation makes resets unnecessary: the step's adjoint for
   /// the steps between the last and the first (whose handed-over shadows
-  /// hold nothing to keep), and the resets alone, for after step 0.
+  /// hold nothing to keep), and the resets alone, for after step 0. With
+  /// deferred hand-overs, the steady variant that also stores what the step
+  /// reversed before deferred (all but the first two steps reversed), and
+  /// the stores the last one deferred.
   SmallVector<ShadowHandOver> handOvers;
-  func::FuncOp steadyAdjoint, handOverReset;
+  func::FuncOp steadyAdjoint, receivingAdjoint, handOverReset, handOverFlush;
   Value tripCount;
   SmallVector<Value> stepCaptures;
   func::FuncOp adjoint;
@@ -520,13 +523,20 @@ void TimeLoopDifferentiator::planHandOvers() {
   SmallVector<unsigned> inverse = plan.inverse(), handedTo(inverse.size());
   for (auto [k, a] : llvm::enumerate(inverse))
     handedTo[a] = k;
-  handOvers = planShadowHandOvers(stepAdjoint, shadows, handedTo);
+  BlockArgument stepIndex = entry.getArgument(stepCaptures.size() +
+                                             plan.arrays.size());
+  handOvers = planShadowHandOvers(stepAdjoint, shadows, handedTo, stepIndex);
   if (handOvers.empty())
     return;
   std::string name = stepAdjoint.getName().str();
-  steadyAdjoint =
-      createSteadyStepAdjoint(stepAdjoint, handOvers, name + "_steady");
+  steadyAdjoint = createSteadyStepAdjoint(stepAdjoint, handOvers,
+                                          name + "_steady", /*receive=*/false);
   handOverReset = createHandOverReset(stepAdjoint, handOvers, name + "_reset");
+  if (!anyDeferred(handOvers))
+    return;
+  receivingAdjoint = createSteadyStepAdjoint(
+      stepAdjoint, handOvers, name + "_receiving", /*receive=*/true);
+  handOverFlush = createHandOverFlush(stepAdjoint, handOvers, name + "_flush");
 }
 
 void TimeLoopDifferentiator::emitStepAdjointCall(Value index,
@@ -539,23 +549,45 @@ void TimeLoopDifferentiator::emitStepAdjointCall(Value index,
   // The first step reversed (T - 1) adds to the seeds the caller passed;
   // the others overwrite what the step after handed over, and do not reset
   // what they hand over, but after step 0 the shadows go back to the
-  // caller, reset.
+  // caller, reset. What a step defers, the next one stores (from T - 3 on),
+  // and after step 0, unless it was the first, the flush.
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value last = arith::SubIOp::create(builder, loc, tripCount, one);
-  Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                        index, last);
+  auto compare = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
+  };
+  Value isFirst = compare(arith::CmpIPredicate::eq, index, last);
   auto ifFirst = scf::IfOp::create(builder, loc, isFirst,
                                    /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
   func::CallOp::create(builder, loc, stepAdjoint, operands);
   builder.setInsertionPoint(ifFirst.elseBlock()->getTerminator());
-  func::CallOp::create(builder, loc, steadyAdjoint, operands);
-  Value isZero = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                       index, zero);
-  auto ifZero = scf::IfOp::create(builder, loc, isZero);
+  if (receivingAdjoint) {
+    Value second = arith::SubIOp::create(builder, loc, last, one);
+    auto ifSecond = scf::IfOp::create(
+        builder, loc, compare(arith::CmpIPredicate::eq, index, second),
+        /*withElseRegion=*/true);
+    builder.setInsertionPoint(ifSecond.thenBlock()->getTerminator());
+    func::CallOp::create(builder, loc, steadyAdjoint, operands);
+    builder.setInsertionPoint(ifSecond.elseBlock()->getTerminator());
+    func::CallOp::create(builder, loc, receivingAdjoint, operands);
+    builder.setInsertionPointAfter(ifSecond);
+  } else {
+    func::CallOp::create(builder, loc, steadyAdjoint, operands);
+  }
+  builder.setInsertionPointAfter(ifFirst);
+  auto ifZero = scf::IfOp::create(
+      builder, loc, compare(arith::CmpIPredicate::eq, index, zero));
   builder.setInsertionPoint(ifZero.thenBlock()->getTerminator());
+  if (handOverFlush) {
+    auto ifFlush = scf::IfOp::create(
+        builder, loc, compare(arith::CmpIPredicate::ne, index, last));
+    builder.setInsertionPoint(ifFlush.thenBlock()->getTerminator());
+    func::CallOp::create(builder, loc, handOverFlush, operands);
+    builder.setInsertionPointAfter(ifFlush);
+  }
   func::CallOp::create(builder, loc, handOverReset, operands);
 }
 

@@ -64,28 +64,52 @@ bool readsStateContents(BlockArgument arg);
 /// after it uses that shadow), and the reversal hands that shadow to array
 /// `to`, whose shadow the step's adjoint only adds to once, at the centre
 /// of a domain over the same points (`accumulate`).
+///
+/// The hand-over is `deferred` when the value added depends on nothing but
+/// the shadow of `from` (at any offset), constants and the points, over
+/// bounds that are the same in every step: the steps between the first and
+/// the last reversed then leave `to`'s shadow alone, and the next step
+/// reversed computes the value from that shadow, which then holds what
+/// `from`'s held, as the first contribution to the array it hands `to`'s
+/// shadow to (`receiver`). No step then writes a shadow only to have the
+/// next one read it back.
 struct ShadowHandOver {
   unsigned from, to;
   StoreOp reset;
   AccumulateOp accumulate;
+  bool deferred = false;
+  /// The shadow arguments of `from`, `to` and the array `to`'s shadow is
+  /// handed to.
+  unsigned fromArg = 0, toArg = 0, receiverArg = 0;
 };
 
 /// The hand-overs of `stepAdjoint`, whose rotated arrays have the shadow
 /// arguments `shadows`, when the reversal hands the shadow of rotated array
-/// k to array handedTo[k].
+/// k to array handedTo[k]; `stepIndex` is the step's index argument.
 SmallVector<ShadowHandOver>
 planShadowHandOvers(func::FuncOp stepAdjoint, ArrayRef<BlockArgument> shadows,
-                    ArrayRef<unsigned> handedTo);
+                    ArrayRef<unsigned> handedTo, BlockArgument stepIndex);
+
+/// Whether any hand-over of `plan` is deferred.
+bool anyDeferred(ArrayRef<ShadowHandOver> plan);
 
 /// The adjoint of a step whose hand-overs' shadows hold nothing to keep:
-/// each accumulate of `plan` stores, and its reset is gone.
+/// each accumulate of `plan` stores, or, when deferred, is gone; its reset
+/// is gone. With `receive`, it first stores what the step reversed before
+/// it deferred (all steps but the first two reversed).
 func::FuncOp createSteadyStepAdjoint(func::FuncOp stepAdjoint,
                                      ArrayRef<ShadowHandOver> plan,
-                                     StringRef name);
+                                     StringRef name, bool receive);
 
 /// A function with the arguments of `stepAdjoint` that does the resets of
 /// `plan` alone.
 func::FuncOp createHandOverReset(func::FuncOp stepAdjoint,
+                                 ArrayRef<ShadowHandOver> plan,
+                                 StringRef name);
+
+/// A function with the arguments of `stepAdjoint` that stores what the last
+/// step reversed deferred (after step 0, when it was not also the first).
+func::FuncOp createHandOverFlush(func::FuncOp stepAdjoint,
                                  ArrayRef<ShadowHandOver> plan,
                                  StringRef name);
 

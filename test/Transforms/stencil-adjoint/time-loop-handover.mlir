@@ -6,7 +6,12 @@
 // step's adjoint only adds to, at the centre, over the same points. Between
 // the first step reversed (T - 1, whose prev shadow holds the caller's
 // seed) and the last (0, after which the shadows go back to the caller),
-// the steady variant stores into prev's shadow and does not reset next's.
+// the steady variant does not reset next's shadow. Since the value prev's
+// shadow gets, -next_b, depends on next's shadow alone, it does not store
+// it either: the next step reversed, to which the rotation hands next's
+// shadow as prev's and prev's as cur's, stores it into cur's shadow first
+// (the receiving variant, from step T - 3 on), and after step 0 (unless it
+// was also T - 1) the flush stores what step 0 deferred.
 
 func.func @leap(%u0: memref<?xf64> {stencil.active}, %u1: memref<?xf64> {stencil.active},
                 %u2: memref<?xf64> {stencil.active}, %c: memref<?xf64>,
@@ -43,11 +48,21 @@ func.func @leap(%u0: memref<?xf64> {stencil.active}, %u1: memref<?xf64> {stencil
 // CHECK-NEXT:      scf.if %[[FIRST]] {
 // CHECK-NEXT:        func.call @leap_step_adjoint(
 // CHECK-NEXT:      } else {
-// CHECK-NEXT:        func.call @leap_step_adjoint_steady(
-// CHECK-NEXT:        %[[ZERO:.*]] = arith.cmpi eq, %[[STEP]], %{{.*}} : index
-// CHECK-NEXT:        scf.if %[[ZERO]] {
-// CHECK-NEXT:          func.call @leap_step_adjoint_reset(
+// CHECK-NEXT:        %[[SECOND:.*]] = arith.subi %[[LAST]], %{{.*}} : index
+// CHECK-NEXT:        %[[IS2:.*]] = arith.cmpi eq, %[[STEP]], %[[SECOND]] : index
+// CHECK-NEXT:        scf.if %[[IS2]] {
+// CHECK-NEXT:          func.call @leap_step_adjoint_steady(
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          func.call @leap_step_adjoint_receiving(
 // CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.cmpi eq, %[[STEP]], %{{.*}} : index
+// CHECK-NEXT:      scf.if %[[ZERO]] {
+// CHECK-NEXT:        %[[NOTFIRST:.*]] = arith.cmpi ne, %[[STEP]], %[[LAST]] : index
+// CHECK-NEXT:        scf.if %[[NOTFIRST]] {
+// CHECK-NEXT:          func.call @leap_step_adjoint_flush(
+// CHECK-NEXT:        }
+// CHECK-NEXT:        func.call @leap_step_adjoint_reset(
 // CHECK-NEXT:      }
 
 // The general step adjoint: prev's shadow (%[[P]]) accumulated, next's
@@ -58,6 +73,31 @@ func.func @leap(%u0: memref<?xf64> {stencil.active}, %u1: memref<?xf64> {stencil
 // CHECK:         stencil.store %{{.*}} to %[[N]]
 // CHECK:         return
 
+// What step 0 deferred: -next_b into prev's shadow.
+// CHECK-LABEL: func.func private @leap_step_adjoint_flush(
+// CHECK-NEXT:    stencil.domain (%{{.*}}) = (1) to (%arg1) {
+// CHECK-NEXT:      %[[NB:.*]] = stencil.gather %arg8[0] : memref<?xf64>
+// CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[NB]] : f64
+// CHECK-NEXT:      stencil.store %[[NEG]] to %arg6 : memref<?xf64>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+
+// The receiving variant: what the step reversed before deferred, computed
+// from prev's shadow (which holds what next's held then) and stored into
+// cur's, before the step adds to cur's; prev's and next's not written.
+// CHECK-LABEL: func.func private @leap_step_adjoint_receiving(
+// CHECK-NEXT:    stencil.domain (%{{.*}}) = (1) to (%arg1) {
+// CHECK-NEXT:      %[[PB:.*]] = stencil.gather %arg6[0] : memref<?xf64>
+// CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[PB]] : f64
+// CHECK-NEXT:      stencil.store %[[NEG]] to %arg7 : memref<?xf64>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    stencil.domain (%{{.*}}) = (1) to (%arg1) {
+// CHECK-NOT:       to %arg6
+// CHECK-NOT:       to %arg8
+// CHECK:           stencil.accumulate %{{.*}} to %arg7[-1]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+
 // The resets alone.
 // CHECK-LABEL: func.func private @leap_step_adjoint_reset(
 // CHECK-NEXT:    stencil.domain (%{{.*}}) = (1) to (%arg1) {
@@ -66,10 +106,55 @@ func.func @leap(%u0: memref<?xf64> {stencil.active}, %u1: memref<?xf64> {stencil
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return
 
-// The steady variant: prev's shadow stored, next's not reset.
+// The steady variant (step T - 2): prev's shadow deferred, next's not
+// reset, nothing received.
 // CHECK-LABEL: func.func private @leap_step_adjoint_steady(
-// CHECK:         stencil.domain
-// CHECK:         stencil.store %{{.*}} to %arg6 : memref<?xf64>
-// CHECK-NOT:     stencil.accumulate %{{.*}} to %arg6
+// CHECK-NEXT:    stencil.domain
+// CHECK-NOT:       to %arg6
+// CHECK-NOT:       to %arg8
+// CHECK:           stencil.accumulate %{{.*}} to %arg7[-1]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+
+// A leapfrog whose prev term has a per-step weight w[t]: the value prev's
+// shadow gets, -w[t] * next_b, is that step's, so it is stored in the
+// step itself (no receiving variant, no flush).
+func.func @damped(%u0: memref<?xf64> {stencil.active}, %u1: memref<?xf64> {stencil.active},
+                  %u2: memref<?xf64> {stencil.active}, %w: memref<?xf64>,
+                  %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  %r:3 = scf.for %t = %c0 to %T step %c1 iter_args(%prev = %u0, %cur = %u1, %next = %u2)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>) {
+    %wt = memref.load %w[%t] : memref<?xf64>
+    stencil.domain (%i) = (1) to (%nm1) {
+      %l = stencil.gather %cur[-1] : memref<?xf64>
+      %r = stencil.gather %cur[1] : memref<?xf64>
+      %p = stencil.gather %prev[0] : memref<?xf64>
+      %s = arith.addf %l, %r : f64
+      %pw = arith.mulf %wt, %p : f64
+      %v = arith.subf %s, %pw : f64
+      stencil.store %v to %next : memref<?xf64>
+    }
+    scf.yield %cur, %next, %prev : memref<?xf64>, memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @damped_adjoint(
+// CHECK-NOT:     @damped_step_adjoint_receiving
+// CHECK-NOT:     @damped_step_adjoint_flush
+// CHECK:         func.call @damped_step_adjoint(
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      func.call @damped_step_adjoint_steady(
+// CHECK-NEXT:    }
+// CHECK:         func.call @damped_step_adjoint_reset(
+// CHECK-LABEL: func.func private @damped_step_adjoint_steady(
+// CHECK-SAME:    %arg6: memref<?xf64>, %arg7: memref<?xf64>, %arg8: memref<?xf64>)
+// CHECK:         %[[W:.*]] = memref.load %arg0[%arg5]
+// CHECK:         %[[NEG:.*]] = arith.negf
+// CHECK-NEXT:    %[[V:.*]] = arith.mulf %[[NEG]], %[[W]] : f64
+// CHECK-NEXT:    stencil.store %[[V]] to %arg6 : memref<?xf64>
 // CHECK-NOT:     stencil.store %{{.*}} to %arg8
 // CHECK:         return
