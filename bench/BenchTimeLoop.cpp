@@ -21,6 +21,10 @@
 //   <k>/revolve_three_s<S>  the same, each reversed step running dimension
 //                         0 as three worksharing loops (lower slab, core,
 //                         upper slab; one-outer-loop=0) instead of one
+//   <k>/revolve_stored_s<S>  the same, each steady step storing prev's
+//                         shadow itself (defer-hand-overs=0) instead of
+//                         the next step reversed storing it fused into its
+//                         update of cur's
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -47,8 +51,10 @@
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Checkpoint.h"
 #include "fwi.h"
+#include "fwi_stored.h"
 #include "fwi_three.h"
 #include "fwi_whole.h"
+#include "wave3d_loop_stored.h"
 #include "wave3d_loop_three.h"
 #include "wave3d_loop.h"
 
@@ -117,14 +123,17 @@ struct Problem {
                             3, steps);
   }
   /// Which build of the adjoint runs: the default, whole-array snapshots
-  /// (fwi only), or three worksharing loops per step.
-  enum class Build { Default, WholeSlots, ThreeLoops };
+  /// (fwi only), three worksharing loops per step, or hand-overs stored in
+  /// the step.
+  enum class Build { Default, WholeSlots, ThreeLoops, Stored };
   void adjoint(int64_t snapshots, Build build = Build::Default) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
     auto ab = grid(ub[0]), bb = grid(ub[1]), cb = grid(ub[2]), mbd = grid(mb);
     if (wave3d) {
       auto *gradient = build == Build::ThreeLoops
                            ? _mlir_ciface_wave3d_loop_adjoint_three
+                       : build == Build::Stored
+                           ? _mlir_ciface_wave3d_loop_adjoint_stored
                            : _mlir_ciface_wave3d_loop_adjoint;
       gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
@@ -134,7 +143,8 @@ struct Problem {
     auto *gradient = build == Build::WholeSlots ? _mlir_ciface_fwi_adjoint_whole
                      : build == Build::ThreeLoops
                          ? _mlir_ciface_fwi_adjoint_three
-                         : _mlir_ciface_fwi_adjoint;
+                     : build == Build::Stored ? _mlir_ciface_fwi_adjoint_stored
+                                              : _mlir_ciface_fwi_adjoint;
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
   }
@@ -247,6 +257,10 @@ int main(int argc, char **argv) {
         add(k, "revolve_three_s" + std::to_string(c.snapshots), c, threads,
             c.steps, [](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots, Problem::Build::ThreeLoops);
+            });
+        add(k, "revolve_stored_s" + std::to_string(c.snapshots), c, threads,
+            c.steps, [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, Problem::Build::Stored);
             });
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,

@@ -18,6 +18,8 @@
 #             slot
 #   three     the Revolve adjoint whose steps run dimension 0 as three
 #             worksharing loops (one-outer-loop=0) over the default (one)
+#   stored    the Revolve adjoint whose steady steps store the hand-over
+#             themselves (defer-hand-overs=0) over the default (deferred)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -93,6 +95,10 @@ def main():
                 three = variant.replace("revolve_s", "revolve_three_s")
                 if three in t:
                     line += " (three loops: time %.2fx)" % (t[three] / time)
+                stored = variant.replace("revolve_s", "revolve_stored_s")
+                if stored in t:
+                    line += " (stored hand-overs: time %.2fx)" % (
+                        t[stored] / time)
                 whole = variant.replace("revolve_s", "revolve_whole_s")
                 if whole in t:
                     w = counters[key][whole]

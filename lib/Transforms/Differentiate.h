@@ -82,6 +82,9 @@ struct TimeLoopOptions {
   /// Snapshots keep only the borders of the arrays a step overwrites
   /// before reading them (docs/TimeLoops.md, section 4).
   bool snapshotBorders = true;
+  /// Hand-overs whose value depends on the shadow handed over alone are
+  /// stored by the next step reversed (docs/TimeLoops.md, section 3).
+  bool deferHandOvers = true;
 };
 
 /// Builds `name`, the adjoint of `primal`, whose body holds the time loop

@@ -656,7 +656,8 @@ struct StencilAdjointPass
       if (scf::ForOp loop = findTimeLoop(func))
         failed |= mlir::failed(ad::differentiateTimeLoop(
             func, loop, name,
-            ad::TimeLoopOptions{resetOutputAdjoints, snapshotBorders}));
+            ad::TimeLoopOptions{resetOutputAdjoints, snapshotBorders,
+                                deferHandOvers}));
       else
         failed |= mlir::failed(ad::differentiateStraightLine(
             func, name, resetOutputAdjoints));

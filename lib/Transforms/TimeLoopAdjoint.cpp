@@ -43,6 +43,7 @@ public:
       : primal(primal), plan(plan), loop(plan.loop), adjointName(name),
         resetOutputs(options.resetOutputs),
         snapshotBorders(options.snapshotBorders),
+        deferHandOvers(options.deferHandOvers),
         builder(primal.getContext()) {}
 
   FailureOr<func::FuncOp> run();
@@ -75,7 +76,7 @@ private:
   const TimeLoopPlan &plan;
   scf::ForOp loop;
   std::string adjointName;
-  bool resetOutputs, snapshotBorders;
+  bool resetOutputs, snapshotBorders, deferHandOvers;
   OpBuilder builder;
 
   SmallVector<unsigned> activeArgs;
@@ -526,6 +527,9 @@ void TimeLoopDifferentiator::planHandOvers() {
   BlockArgument stepIndex = entry.getArgument(stepCaptures.size() +
                                              plan.arrays.size());
   handOvers = planShadowHandOvers(stepAdjoint, shadows, handedTo, stepIndex);
+  if (!deferHandOvers)
+    for (ShadowHandOver &handOver : handOvers)
+      handOver.deferred = false;
   if (handOvers.empty())
     return;
   std::string name = stepAdjoint.getName().str();

@@ -69,6 +69,10 @@ def StencilAdjointPass : Pass<"stencil-adjoint", "::mlir::ModuleOp"> {
     Option<"snapshotBorders", "snapshot-borders", "bool", "true",
            "Time loops: snapshots keep only the border of an array that "
            "the step overwrites before reading it">,
+    Option<"deferHandOvers", "defer-hand-overs", "bool", "true",
+           "Time loops: a shadow the reversal hands over is stored by the "
+           "next step reversed, fused into its update, where the value "
+           "depends on the shadow handed over alone">,
   ];
 }
 

@@ -1,4 +1,5 @@
 // RUN: stencil-opt %s --stencil-adjoint | FileCheck %s
+// RUN: stencil-opt %s "--stencil-adjoint=defer-hand-overs=0" | FileCheck %s --check-prefix=CHECK-STORED
 
 // Resets the rotation makes unnecessary (docs/TimeLoops.md, section 3): a
 // leapfrog's step assigns `next`, so its adjoint reads next's shadow and
@@ -64,6 +65,21 @@ func.func @leap(%u0: memref<?xf64> {stencil.active}, %u1: memref<?xf64> {stencil
 // CHECK-NEXT:        }
 // CHECK-NEXT:        func.call @leap_step_adjoint_reset(
 // CHECK-NEXT:      }
+
+// With defer-hand-overs=0 the steady variant stores into prev's shadow
+// itself, for every step but the first reversed.
+// CHECK-STORED-LABEL: func.func @leap_adjoint(
+// CHECK-STORED-NOT: @leap_step_adjoint_receiving
+// CHECK-STORED-NOT: @leap_step_adjoint_flush
+// CHECK-STORED: func.call @leap_step_adjoint(
+// CHECK-STORED-NEXT: } else {
+// CHECK-STORED-NEXT: func.call @leap_step_adjoint_steady(
+// CHECK-STORED-NEXT: }
+// CHECK-STORED-LABEL: func.func private @leap_step_adjoint_steady(
+// CHECK-STORED: stencil.store %{{.*}} to %arg6 : memref<?xf64>
+// CHECK-STORED-NOT: stencil.accumulate %{{.*}} to %arg6
+// CHECK-STORED-NOT: stencil.store %{{.*}} to %arg8
+// CHECK-STORED: return
 
 // The general step adjoint: prev's shadow (%[[P]]) accumulated, next's
 // (%[[N]]) reset.
