@@ -20,6 +20,7 @@
 #include "burgers1d_gather_cut.h"
 #include "burgers1d_gather_noreset.h"
 #include "burgers1d_gather_apart.h"
+#include "burgers1d_gather_unpeeled.h"
 #include "burgers1d_gather_fixed.h"
 #include "burgers1d_gather_planes.h"
 #include "burgers1d_gather_unfused.h"
@@ -84,6 +85,9 @@ public:
     case Variant::GatherApart:
       return _mlir_ciface_burgers1d_adj_gather_apart(&du, &du_1, kC, kD, n,
                                                      &db, &db_1);
+    case Variant::GatherUnpeeled:
+      return _mlir_ciface_burgers1d_adj_gather_unpeeled(&du, &du_1, kC, kD, n,
+                                                        &db, &db_1);
     case Variant::GatherGuarded:
       return _mlir_ciface_burgers1d_adj_gather_guarded(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);

@@ -19,6 +19,7 @@
 #include "dense27_gather_cut.h"
 #include "dense27_gather_noreset.h"
 #include "dense27_gather_apart.h"
+#include "dense27_gather_unpeeled.h"
 #include "dense27_gather_fixed.h"
 #include "dense27_gather_planes.h"
 #include "dense27_gather_unfused.h"
@@ -64,6 +65,8 @@ public:
       return _mlir_ciface_dense27_adj_gather_fixed(&dr, &du, n, &drb, &dub);
     case Variant::GatherApart:
       return _mlir_ciface_dense27_adj_gather_apart(&dr, &du, n, &drb, &dub);
+    case Variant::GatherUnpeeled:
+      return _mlir_ciface_dense27_adj_gather_unpeeled(&dr, &du, n, &drb, &dub);
     case Variant::GatherGuarded:
       return _mlir_ciface_dense27_adj_gather_guarded(&dr, &du, n, &drb, &dub);
     case Variant::ScatterSerial:

@@ -59,7 +59,8 @@ const std::vector<Variant> &stencil::bench::allVariants() {
     std::vector<Variant> list = {
         Variant::Primal,        Variant::ReferenceC,    Variant::GatherCompact,
         Variant::GatherExact,   Variant::GatherUnfused, Variant::GatherPlanes,
-        Variant::GatherFixed,   Variant::GatherApart,   Variant::GatherGuarded,
+        Variant::GatherFixed,   Variant::GatherApart,   Variant::GatherUnpeeled,
+        Variant::GatherGuarded,
         Variant::GatherNoReset,
         Variant::GatherCut,
         Variant::ScatterSerial, Variant::ScatterAtomic, Variant::CGatherCore,
@@ -131,6 +132,8 @@ const char *stencil::bench::variantName(Variant v) {
     return "gather_fixed";
   case Variant::GatherApart:
     return "gather_apart";
+  case Variant::GatherUnpeeled:
+    return "gather_unpeeled";
   case Variant::GatherGuarded:
     return "gather_guarded";
   case Variant::GatherNoReset:

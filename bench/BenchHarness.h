@@ -81,6 +81,8 @@ enum class Variant {
                  ///< (`reset-block=16`, 8192 in 1-D), not one per thread.
   GatherApart,   ///< Compact, dimension 0's slabs in loops of their own
                  ///< (`one-outer-loop=0`).
+  GatherUnpeeled, ///< Compact, the innermost slabs guarded per point
+                  ///< (`peel-innermost=0`).
   GatherGuarded, ///< Compact, slabs guarded per point (`split-slabs=0`).
   GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
   GatherCut,     ///< Compact, every shared value cut (`cut-min-gain=1`).

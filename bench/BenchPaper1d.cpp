@@ -21,6 +21,7 @@
 #include "paper1d_gather_cut.h"
 #include "paper1d_gather_noreset.h"
 #include "paper1d_gather_apart.h"
+#include "paper1d_gather_unpeeled.h"
 #include "paper1d_gather_fixed.h"
 #include "paper1d_gather_planes.h"
 #include "paper1d_gather_unfused.h"
@@ -85,6 +86,9 @@ public:
     case Variant::GatherApart:
       return _mlir_ciface_paper1d_adj_gather_apart(&dr, &dc, &du, n, &drb,
                                                    &dub);
+    case Variant::GatherUnpeeled:
+      return _mlir_ciface_paper1d_adj_gather_unpeeled(&dr, &dc, &du, n, &drb,
+                                                      &dub);
     case Variant::GatherGuarded:
       return _mlir_ciface_paper1d_adj_gather_guarded(&dr, &dc, &du, n, &drb,
                                                      &dub);

@@ -43,6 +43,7 @@ public:
     for (Variant v : StencilKernel::variants())
       if (v != Variant::GatherExact && v != Variant::GatherPlanes &&
           v != Variant::GatherFixed && v != Variant::GatherApart &&
+          v != Variant::GatherUnpeeled &&
           v != Variant::GatherGuarded && v != Variant::GatherCut)
         list.push_back(v);
     return list;
@@ -74,6 +75,7 @@ public:
     case Variant::GatherPlanes:
     case Variant::GatherFixed:
     case Variant::GatherApart:
+    case Variant::GatherUnpeeled:
     case Variant::GatherGuarded:
     case Variant::GatherCut:
     case Variant::CGatherCore:

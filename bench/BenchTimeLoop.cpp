@@ -25,6 +25,9 @@
 //                         shadow itself (defer-hand-overs=0) instead of
 //                         the next step reversed storing it fused into its
 //                         update of cur's
+//   <k>/revolve_unpeeled_s<S>  the same, the innermost dimension's slabs
+//                         guarded per statement at each point
+//                         (peel-innermost=0) instead of straight-line
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -53,9 +56,11 @@
 #include "fwi.h"
 #include "fwi_stored.h"
 #include "fwi_three.h"
+#include "fwi_unpeeled.h"
 #include "fwi_whole.h"
 #include "wave3d_loop_stored.h"
 #include "wave3d_loop_three.h"
+#include "wave3d_loop_unpeeled.h"
 #include "wave3d_loop.h"
 
 #include <benchmark/benchmark.h>
@@ -123,9 +128,9 @@ struct Problem {
                             3, steps);
   }
   /// Which build of the adjoint runs: the default, whole-array snapshots
-  /// (fwi only), three worksharing loops per step, or hand-overs stored in
-  /// the step.
-  enum class Build { Default, WholeSlots, ThreeLoops, Stored };
+  /// (fwi only), three worksharing loops per step, hand-overs stored in
+  /// the step, or the innermost slabs guarded.
+  enum class Build { Default, WholeSlots, ThreeLoops, Stored, Unpeeled };
   void adjoint(int64_t snapshots, Build build = Build::Default) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
     auto ab = grid(ub[0]), bb = grid(ub[1]), cb = grid(ub[2]), mbd = grid(mb);
@@ -134,6 +139,8 @@ struct Problem {
                            ? _mlir_ciface_wave3d_loop_adjoint_three
                        : build == Build::Stored
                            ? _mlir_ciface_wave3d_loop_adjoint_stored
+                       : build == Build::Unpeeled
+                           ? _mlir_ciface_wave3d_loop_adjoint_unpeeled
                            : _mlir_ciface_wave3d_loop_adjoint;
       gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
@@ -144,7 +151,9 @@ struct Problem {
                      : build == Build::ThreeLoops
                          ? _mlir_ciface_fwi_adjoint_three
                      : build == Build::Stored ? _mlir_ciface_fwi_adjoint_stored
-                                              : _mlir_ciface_fwi_adjoint;
+                     : build == Build::Unpeeled
+                         ? _mlir_ciface_fwi_adjoint_unpeeled
+                         : _mlir_ciface_fwi_adjoint;
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
   }
@@ -261,6 +270,10 @@ int main(int argc, char **argv) {
         add(k, "revolve_stored_s" + std::to_string(c.snapshots), c, threads,
             c.steps, [](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots, Problem::Build::Stored);
+            });
+        add(k, "revolve_unpeeled_s" + std::to_string(c.snapshots), c,
+            threads, c.steps, [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, Problem::Build::Unpeeled);
             });
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,

@@ -19,6 +19,7 @@
 #include "wave3d_gather_cut.h"
 #include "wave3d_gather_noreset.h"
 #include "wave3d_gather_apart.h"
+#include "wave3d_gather_unpeeled.h"
 #include "wave3d_gather_fixed.h"
 #include "wave3d_gather_planes.h"
 #include "wave3d_gather_unfused.h"
@@ -92,6 +93,9 @@ public:
     case Variant::GatherApart:
       return _mlir_ciface_wave3d_adj_gather_apart(&du, &du_1, &du_2, &dc, kD,
                                                   n, &db, &db_1, &db_2);
+    case Variant::GatherUnpeeled:
+      return _mlir_ciface_wave3d_adj_gather_unpeeled(&du, &du_1, &du_2, &dc, kD,
+                                                     n, &db, &db_1, &db_2);
     case Variant::GatherGuarded:
       return _mlir_ciface_wave3d_adj_gather_guarded(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);

@@ -20,6 +20,8 @@
 #             worksharing loops (one-outer-loop=0) over the default (one)
 #   stored    the Revolve adjoint whose steady steps store the hand-over
 #             themselves (defer-hand-overs=0) over the default (deferred)
+#   unpeeled  the Revolve adjoint whose steps guard the innermost slabs
+#             per point (peel-innermost=0) over the default (points)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -99,6 +101,10 @@ def main():
                 if stored in t:
                     line += " (stored hand-overs: time %.2fx)" % (
                         t[stored] / time)
+                unpeeled = variant.replace("revolve_s", "revolve_unpeeled_s")
+                if unpeeled in t:
+                    line += " (guarded innermost slabs: time %.2fx)" % (
+                        t[unpeeled] / time)
                 whole = variant.replace("revolve_s", "revolve_whole_s")
                 if whole in t:
                     w = counters[key][whole]

@@ -408,7 +408,18 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
     emitResetRemainder(builder, slabsInBlocks);
     return;
   }
+  if (k >= 1 && k + 1 == rank && plan && !plan->innermostPoints.empty()) {
+    emitPeeledInnermost(builder, k, prefix, parallel, nests);
+    return;
+  }
   slab(nests.lower[k]);
+  emitCoreLoop(builder, k, prefix, parallel, nests);
+  slab(nests.upper[k]);
+}
+
+void GatherEmitter::emitCoreLoop(OpBuilder &builder, unsigned k,
+                                 SmallVector<Value> &prefix, bool parallel,
+                                 const CompactNests &nests) {
   // Core of dimension k, recursing into the next dimension.
   NestBounds core = getNestBounds(*nests.core, k);
   bool stillParallel = parallel && core.getConstantExtent(0) == 1;
@@ -420,6 +431,51 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
                   if (k == 1 && rowResetPlane)
                     emitResetRowBehind(b, iv.front());
                 });
+}
+
+void GatherEmitter::emitPeeledInnermost(OpBuilder &builder, unsigned k,
+                                        SmallVector<Value> &prefix,
+                                        bool parallel,
+                                        const CompactNests &nests) {
+  // Where the extent is at least the span of the offsets, the slabs are
+  // disjoint and which statements hold at each of their points is known
+  // from the point's offset to the bound: straight-line code, each point
+  // evaluated like the core (one update per array), no guards.
+  Location loc = domain.getLoc();
+  MLIRContext *ctx = domain.getContext();
+  unsigned numSymbols = bounds.operands.size();
+  AffineExpr room =
+      bounds.upperExpr(k) - bounds.lowerExpr(k) - plan->innermostSpan;
+  auto wide = affine::AffineIfOp::create(
+      builder, loc, IntegerSet::get(0, numSymbols, {room}, {false}),
+      bounds.operands, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(wide.getThenBlock());
+  auto points = [&](bool upper) {
+    for (const PeeledPoint &point : plan->innermostPoints) {
+      if (point.upper != upper || point.statements.empty())
+        continue;
+      AffineExpr at =
+          (upper ? bounds.upperExpr(k) : bounds.lowerExpr(k)) + point.offset;
+      Value q = affine::AffineApplyOp::create(
+          builder, loc, AffineMap::get(0, numSymbols, at, ctx),
+          bounds.operands);
+      prefix.push_back(q);
+      emitFusedBody(builder, prefix, point.statements);
+      prefix.pop_back();
+    }
+  };
+  points(/*upper=*/false);
+  emitCoreLoop(builder, k, prefix, parallel, nests);
+  points(/*upper=*/true);
+  builder.setInsertionPointToStart(wide.getElseBlock());
+  auto slab = [&](const GatherNest *nest) {
+    if (nest)
+      emitNest(builder, getNestBounds(*nest), nest->statements,
+               nest->firstGuarded, nest->split, prefix, parallel);
+  };
+  slab(nests.lower[k]);
+  emitCoreLoop(builder, k, prefix, parallel, nests);
   slab(nests.upper[k]);
 }
 
@@ -534,6 +590,7 @@ void GatherEmitter::emit(OpBuilder &builder, const GatherPlan &plan,
                          Value resetArray, TypedAttr resetValue) {
   reset = plan.reset;
   outerInOneLoop = plan.outerInOneLoop;
+  this->plan = &plan;
   this->resetArray = resetArray;
   if (reset)
     this->resetValue =

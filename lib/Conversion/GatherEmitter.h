@@ -117,6 +117,17 @@ private:
   /// upper slab. Only the outermost loop may be parallel.
   void emitPeeled(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
                   bool parallel, const CompactNests &nests);
+  /// The core loop of dimension `k` over `nests.core`'s range, recursing
+  /// into dimension k + 1 in its body.
+  void emitCoreLoop(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
+                    bool parallel, const CompactNests &nests);
+  /// The innermost dimension `k` (>= 1) at fixed coordinates `prefix` in
+  /// the cores of the others: where its extent is at least the plan's
+  /// innermostSpan, the plan's points as unguarded bodies around the core
+  /// loop; else the guarded slabs around it.
+  void emitPeeledInnermost(OpBuilder &builder, unsigned k,
+                           SmallVector<Value> &prefix, bool parallel,
+                           const CompactNests &nests);
   /// The core loop of dimension 0 with the reset fused (GatherPlan.h,
   /// FusedReset): parallel blocks, each running its iterations in order.
   /// With `slabsInBlocks`, the first block starts with dimension 0's lower
@@ -208,6 +219,8 @@ private:
   bool allParallel = false;
   /// Copied from the plan: dimension 0's slabs and core in one loop.
   bool outerInOneLoop = false;
+  /// Copied from the plan: the innermost dimension's slabs as points.
+  const GatherPlan *plan = nullptr;
   /// Set while the rows of a blocked plane are emitted with row resets: the
   /// plane behind, whose rows the core rows of dimension 1 reset.
   Value rowResetPlane;

@@ -241,6 +241,16 @@ static llvm::json::Array toJSON(ArrayRef<GatherNest> nests) {
   return out;
 }
 
+static llvm::json::Array toJSON(ArrayRef<PeeledPoint> points) {
+  llvm::json::Array out;
+  for (const PeeledPoint &p : points)
+    out.push_back(llvm::json::Object{
+        {"bound", p.upper ? "upper" : "lower"},
+        {"offset", p.offset},
+        {"statements", llvm::json::Array(p.statements)}});
+  return out;
+}
+
 void GatherPlan::printJSON(raw_ostream &os) const {
   llvm::json::Array conditions;
   for (auto [k, span] : sizeConditions)
@@ -258,6 +268,8 @@ void GatherPlan::printJSON(raw_ostream &os) const {
       {"fallback", toJSON(fallback)},
       {"split_slabs", splitSlabs},
       {"outer_in_one_loop", outerInOneLoop},
+      {"innermost_points", toJSON(innermostPoints)},
+      {"innermost_span", innermostSpan},
       {"reset",
        reset ? llvm::json::Value(llvm::json::Object{
                    {"block", reset->block},
@@ -310,4 +322,34 @@ uint64_t mlir::stencil::getExactBoxCount(ArrayRef<SmallVector<int64_t>> offsets,
     boxes *= pieces;
   }
   return boxes;
+}
+
+void mlir::stencil::planPeeledInnermost(GatherPlan &plan,
+                                        ArrayRef<SmallVector<int64_t>> offsets,
+                                        bool enabled, int64_t maxSpan,
+                                        unsigned maxStatements) {
+  plan.innermostPoints.clear();
+  plan.innermostSpan = 0;
+  if (!enabled || plan.strategy != BoundaryStrategy::Compact ||
+      plan.rank < 2 || offsets.empty() || offsets.size() > maxStatements)
+    return;
+  unsigned k = plan.rank - 1;
+  int64_t lo = offsets.front()[k], hi = lo;
+  for (const SmallVector<int64_t> &o : offsets) {
+    lo = std::min(lo, o[k]);
+    hi = std::max(hi, o[k]);
+  }
+  if (hi - lo > maxSpan)
+    return;
+  // Output points lower + c and upper + c for c in [lo, hi): the lower and
+  // the upper slab of the compact form when they are disjoint.
+  for (bool upper : {false, true})
+    for (int64_t c = lo; c < hi; ++c) {
+      PeeledPoint point{upper, c, {}};
+      for (auto [s, o] : llvm::enumerate(offsets))
+        if (upper ? c < o[k] : o[k] <= c)
+          point.statements.push_back(s);
+      plan.innermostPoints.push_back(std::move(point));
+    }
+  plan.innermostSpan = hi - lo;
 }

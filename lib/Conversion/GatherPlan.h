@@ -85,6 +85,16 @@ struct FusedReset {
   int64_t lag() const { return maxOffset - minOffset; }
 };
 
+/// One point of the innermost dimension's slabs run as straight-line code
+/// (planPeeledInnermost): the point `bound + offset` of that dimension
+/// (`bound` its lower bound or, with `upper`, its upper bound), where
+/// `statements` are valid.
+struct PeeledPoint {
+  bool upper;
+  int64_t offset;
+  SmallVector<unsigned> statements;
+};
+
 /// The gather form of one domain.
 struct GatherPlan {
   unsigned rank = 0;
@@ -109,6 +119,12 @@ struct GatherPlan {
   /// balanced fused reset (any rank): the first block starts with the lower
   /// slab and the last block ends with the upper one.
   bool outerInOneLoop = false;
+  /// Compact, rank >= 2: where the innermost dimension's extent is at least
+  /// `innermostSpan`, its slabs run as these points, each an unguarded
+  /// body over the statements valid there; else as the guarded slabs
+  /// (planPeeledInnermost, `peel-innermost`). Empty: always the slabs.
+  SmallVector<PeeledPoint> innermostPoints;
+  int64_t innermostSpan = 0;
 
   /// Counts the nests of each kind.
   unsigned count(GatherNest::Kind kind) const;
@@ -143,6 +159,17 @@ void planSplitSlabs(GatherPlan &plan, bool enabled, unsigned maxStatements);
 /// >= 2 without a fused reset, or with a balanced one (blocks sized at run
 /// time, one per thread). Call it after planFusedReset.
 void planOuterLoop(GatherPlan &plan, bool enabled);
+
+/// Plans the innermost dimension's slabs of a compact plan (rank >= 2) as
+/// straight-line points, when `enabled`, the span of the writes' offsets
+/// in that dimension is at most `maxSpan` and there are at most
+/// `maxStatements` writes. Where the extent is at least the span, the
+/// slabs are disjoint and each point's valid statements are known from
+/// its offset alone: `lower + c` runs those with offset <= c, `upper + c`
+/// those with offset > c.
+void planPeeledInnermost(GatherPlan &plan,
+                         ArrayRef<SmallVector<int64_t>> offsets, bool enabled,
+                         int64_t maxSpan, unsigned maxStatements);
 
 /// The number of nests of the compact form: a core plus two slabs per
 /// dimension whose statements have more than one offset.

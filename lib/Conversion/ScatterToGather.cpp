@@ -28,6 +28,10 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// The widest span of offsets in the innermost dimension whose slabs
+/// `peel-innermost` runs as points (2 x span bodies per row).
+static constexpr int64_t kMaxPeeledSpan = 8;
+
 namespace {
 /// A reset domain that can be fused into the gather sweep before it.
 struct FusableReset {
@@ -242,6 +246,8 @@ struct StencilScatterToGatherPass
           !planFusedReset(plan, emitter.getOffsets(), resetBlock, resetRows))
         reset.reset();
       planOuterLoop(plan, oneOuterLoop);
+      planPeeledInnermost(plan, emitter.getOffsets(), peelInnermost,
+                          kMaxPeeledSpan, maxSplitStatements);
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
       if (reset)
         emitter.emit(rewriter, plan, reset->array, reset->value);

@@ -56,6 +56,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.resetRows = options.resetRows;
     toGather.oneOuterLoop = options.oneOuterLoop;
     toGather.fuseInit = options.fuseInit;
+    toGather.peelInnermost = options.peelInnermost;
     toGather.splitSlabs = options.splitSlabs;
     toGather.maxSplitStatements = options.maxSplitStatements;
     pm.addPass(createStencilScatterToGatherPass(toGather));

@@ -258,6 +258,18 @@ def StencilScatterToGatherPass
     iteration, so results stay independent of the number of threads; no
     memory is added. `boundary=exact` keeps the separate sweep.
 
+    #### Straight-line points in the innermost dimension
+    In 2-D and up the compact form's innermost slabs run at the end of
+    every row, guarding each statement at each point. With
+    `peel-innermost` (default on; offsets spanning at most 8 points, at most
+    `max-split-statements` writes), where the innermost extent is at least
+    the span of the offsets (one test on symbols per row), the two slabs are
+    disjoint and the statements valid at `lower + c` are those with offset
+    `<= c`, at `upper + c` those with offset `> c`: each point runs as
+    straight-line code like the core (all its statements, then one update
+    per array). Smaller extents keep the guarded slabs. `report-nests`
+    lists the points (`innermost_points`).
+
     #### The fused first store
     A domain right before a scatter domain, with the same bounds, that only
     stores a value into an array at the centre, where the scatter domain
@@ -324,6 +336,12 @@ def StencilScatterToGatherPass
            "Run dimension 0's slabs in the core's parallel loop: without a "
            "fused reset (2-D and up) one loop over their union; with blocks "
            "sized at run time, in the first and the last block">,
+    Option<"peelInnermost", "peel-innermost", "bool", "true",
+           "In 2-D and up, where the innermost dimension's extent is at "
+           "least the span of the offsets (at most 8, with at most "
+           "max-split-statements writes), run its slabs as straight-line "
+           "points, each over the statements valid there, instead of "
+           "guarding every statement at every point">,
     Option<"resetRows", "reset-rows", "bool", "true",
            "In 2-D and up, the fused reset zeroes each row right after its "
            "last reader instead of whole planes after the next plane">,

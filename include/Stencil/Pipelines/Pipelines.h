@@ -83,6 +83,11 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "(its union with them, or the first and last block of "
                      "a fused reset), not in loops of their own"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> peelInnermost{
+      *this, "peel-innermost",
+      llvm::cl::desc("Run the innermost dimension's slabs as straight-line "
+                     "points where its extent allows (2-D and up)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fuseInit{
       *this, "fuse-init",
       llvm::cl::desc("Fuse a centre store right before a scatter domain, "

@@ -1,6 +1,6 @@
 // Core and boundary bounds of the gather adjoints of the paper's wave and
 // Burgers examples.
-// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--stencil-scatter-to-gather=fuse-reset=0 split-slabs=0 one-outer-loop=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=CHECK-WAVE
+// RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--stencil-scatter-to-gather=fuse-reset=0 split-slabs=0 one-outer-loop=0 peel-innermost=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=CHECK-WAVE
 // RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint "--stencil-scatter-to-gather=fuse-reset=0 one-outer-loop=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=CHECK-SPLIT
 // RUN: stencil-opt %stencil_src/examples/wave3d.mlir --stencil-adjoint --stencil-scatter-to-gather=fuse-reset=0 --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=CHECK-ONE
 // RUN: stencil-opt %stencil_src/examples/burgers1d.mlir --stencil-adjoint --stencil-scatter-to-gather=boundary=exact --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=CHECK-BURGERS

@@ -13,7 +13,7 @@
 // both at q in [lo+1, hi-1), the core.
 
 // PLAN: remark: gather form: 1 core, 0 boundary and 0 fallback nests
-// PLAN: remark: gather plan: {"boundary":"guarded","boundary_nests":0,"core":1,"fallback":[],"fallback_nests":0,"nests":[
+// PLAN: remark: gather plan: {"boundary":"guarded","boundary_nests":0,"core":1,"fallback":[],"fallback_nests":0,"innermost_points":[],"innermost_span":0,"nests":[
 // PLAN-SAME: {"depth":0,"first_guarded":0,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]}
 // PLAN-SAME: ],"outer_in_one_loop":false,"rank":1,"reset":null,"size_conditions":[],"split_slabs":false}
 

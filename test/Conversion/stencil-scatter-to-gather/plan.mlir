@@ -16,7 +16,7 @@
 // [max(hi-1, lo+1), hi+1), both running both statements guarded in
 // dimension 0, around the core [lo+1, hi-1), which runs both unguarded.
 // CHECK-COMPACT: remark: gather form: 1 core, 2 boundary and 0 fallback nests
-// CHECK-COMPACT: remark: gather plan: {"boundary":"compact","boundary_nests":2,"core":1,"fallback":[],"fallback_nests":0,"nests":[
+// CHECK-COMPACT: remark: gather plan: {"boundary":"compact","boundary_nests":2,"core":1,"fallback":[],"fallback_nests":0,"innermost_points":[],"innermost_span":0,"nests":[
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]}
@@ -32,7 +32,7 @@
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":0,"kind":"fallback",
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"fallback",
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":0,"kind":"fallback",
-// CHECK-EXACT-SAME: "fallback_nests":3,"nests":[
+// CHECK-EXACT-SAME: "fallback_nests":3,"innermost_points":[],"innermost_span":0,"nests":[
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1}]}],"split":false,"statements":[0]},
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[1]}
@@ -51,9 +51,11 @@ func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 // 2-D, offsets (0, -1) and (1, 0): compact peels both dimensions; the slabs
 // of dimension 1 run inside the core loop of dimension 0 (depth 1) and
 // span only dimension 1; those of dimension 0 span both, dimension 1 over
-// the written points [lo1-1, hi1).
+// the written points [lo1-1, hi1). Where dimension 1 has at least one
+// point, its slabs also run as points (peel-innermost): lo1 - 1 with
+// statement 0, hi1 - 1 with statement 1.
 // CHECK-COMPACT: remark: gather form: 1 core, 4 boundary and 0 fallback nests
-// CHECK-COMPACT: remark: gather plan: {"boundary":"compact","boundary_nests":4,"core":1,"fallback":[],"fallback_nests":0,"nests":[
+// CHECK-COMPACT: remark: gather plan: {"boundary":"compact","boundary_nests":4,"core":1,"fallback":[],"fallback_nests":0,"innermost_points":[{"bound":"lower","offset":-1,"statements":[0]},{"bound":"upper","offset":-1,"statements":[1]}],"innermost_span":1,"nests":[
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"split":true,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":0},{"bound":"upper","offset":0}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":2,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":0}]},{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
