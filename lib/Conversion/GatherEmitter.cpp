@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <map>
 
@@ -248,6 +249,10 @@ void GatherEmitter::emitNest(OpBuilder &builder, const NestBounds &box,
       emitFusedBody(b, ivs, subset);
       return;
     }
+    if (guardedSums) {
+      emitGuardedSums(b, ivs, subset, firstGuarded);
+      return;
+    }
     if (allParallel && !subset.empty()) {
       // Points where every statement is valid (all but the boundary
       // layers) take the unguarded core body: whole GPU warps branch the
@@ -379,18 +384,50 @@ GatherEmitter::classify(ArrayRef<GatherNest> nests) const {
   return result;
 }
 
+/// The statements of `list` that are also in `subset` (both in program
+/// order).
+static SmallVector<unsigned> restrictTo(ArrayRef<unsigned> list,
+                                        ArrayRef<unsigned> subset) {
+  SmallVector<unsigned> result;
+  for (unsigned s : list)
+    if (llvm::is_contained(subset, s))
+      result.push_back(s);
+  return result;
+}
+
+void GatherEmitter::emitSlab(OpBuilder &builder, const GatherNest *nest,
+                             ValueRange prefix, bool parallel,
+                             ArrayRef<unsigned> subset) {
+  if (!nest)
+    return;
+  SmallVector<unsigned> statements = restrictTo(nest->statements, subset);
+  if (statements.empty())
+    return;
+  bool sums = sumsLikePoints(*nest);
+  llvm::SaveAndRestore<bool> restore(guardedSums, sums);
+  emitNest(builder, getNestBounds(*nest), statements, nest->firstGuarded,
+           nest->split && !sums, prefix, parallel);
+}
+
+bool GatherEmitter::sumsLikePoints(const GatherNest &nest) const {
+  // A slab of a dimension that runs as points where the extents allow sums
+  // its statements as the points do where they do not (the guarded sums,
+  // one update per array), not one update per statement: the results then
+  // do not depend on which branch ran (a rank's block against the whole
+  // domain, bitwise).
+  return plan && plan->getPeeled(nest.depth);
+}
+
 void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
                                SmallVector<Value> &prefix, bool parallel,
-                               const CompactNests &nests) {
+                               const CompactNests &nests,
+                               ArrayRef<unsigned> subset) {
+  if (subset.empty())
+    return;
   if (k == rank) {
-    emitFusedBody(builder, prefix, nests.core->statements);
+    emitFusedBody(builder, prefix, subset);
     return;
   }
-  auto slab = [&](const GatherNest *nest) {
-    if (nest)
-      emitNest(builder, getNestBounds(*nest), nest->statements,
-               nest->firstGuarded, nest->split, prefix, parallel);
-  };
   if (k == 0 && outerInOneLoop && !reset) {
     emitOuterInOneLoop(builder, nests);
     return;
@@ -401,82 +438,116 @@ void GatherEmitter::emitPeeled(OpBuilder &builder, unsigned k,
     emitBalancedBlocks(builder);
     bool slabsInBlocks = outerInOneLoop && blockCount;
     if (!slabsInBlocks)
-      slab(nests.lower[k]);
+      emitDim0Slab(builder, nests, /*upper=*/false, parallel);
     emitBlockedCore(builder, prefix, nests, slabsInBlocks);
     if (!slabsInBlocks)
-      slab(nests.upper[k]);
+      emitDim0Slab(builder, nests, /*upper=*/true, parallel);
     emitResetRemainder(builder, slabsInBlocks);
     return;
   }
-  if (k >= 1 && k + 1 == rank && plan && !plan->innermostPoints.empty()) {
-    emitPeeledInnermost(builder, k, prefix, parallel, nests);
+  if (k == 1 && !pointsActive && plan && !plan->peeled.empty()) {
+    emitIfWide(builder, [&](OpBuilder &b) {
+      emitPeeled(b, k, prefix, parallel, nests, subset);
+    });
     return;
   }
-  slab(nests.lower[k]);
-  emitCoreLoop(builder, k, prefix, parallel, nests);
-  slab(nests.upper[k]);
+  if (k >= 1 && plan && plan->getPeeled(k) &&
+      pointsActive.value_or(false)) {
+    emitPeeledPoints(builder, k, prefix, parallel, nests, subset);
+    return;
+  }
+  if (k == 0) {
+    emitDim0Slab(builder, nests, /*upper=*/false, parallel);
+    emitCoreLoop(builder, k, prefix, parallel, nests, subset);
+    emitDim0Slab(builder, nests, /*upper=*/true, parallel);
+    return;
+  }
+  emitSlab(builder, nests.lower[k], prefix, parallel, subset);
+  emitCoreLoop(builder, k, prefix, parallel, nests, subset);
+  emitSlab(builder, nests.upper[k], prefix, parallel, subset);
 }
 
 void GatherEmitter::emitCoreLoop(OpBuilder &builder, unsigned k,
                                  SmallVector<Value> &prefix, bool parallel,
-                                 const CompactNests &nests) {
+                                 const CompactNests &nests,
+                                 ArrayRef<unsigned> subset) {
   // Core of dimension k, recursing into the next dimension.
   NestBounds core = getNestBounds(*nests.core, k);
   bool stillParallel = parallel && core.getConstantExtent(0) == 1;
   buildLoopNest(builder, domain.getLoc(), core, parallel,
                 [&](OpBuilder &b, Location, ValueRange iv) {
                   prefix.push_back(iv.front());
-                  emitPeeled(b, k + 1, prefix, stillParallel, nests);
+                  emitPeeled(b, k + 1, prefix, stillParallel, nests, subset);
                   prefix.pop_back();
                   if (k == 1 && rowResetPlane)
                     emitResetRowBehind(b, iv.front());
                 });
 }
 
-void GatherEmitter::emitPeeledInnermost(OpBuilder &builder, unsigned k,
-                                        SmallVector<Value> &prefix,
-                                        bool parallel,
-                                        const CompactNests &nests) {
-  // Where the extent is at least the span of the offsets, the slabs are
-  // disjoint and which statements hold at each of their points is known
-  // from the point's offset to the bound: straight-line code, each point
-  // evaluated like the core (one update per array), no guards.
+void GatherEmitter::emitIfWide(OpBuilder &builder,
+                               function_ref<void(OpBuilder &)> emitPart) {
+  // One test on symbols: every peeled dimension's extent is at least its
+  // span. The points where it holds, the slabs as nests where it does not.
+  SmallVector<AffineExpr> conditions;
+  for (unsigned k = 0; k < rank; ++k)
+    if (const PeeledDim *dim = plan->getPeeled(k))
+      conditions.push_back(bounds.upperExpr(k) - bounds.lowerExpr(k) -
+                           dim->span);
+  auto wide = affine::AffineIfOp::create(
+      builder, domain.getLoc(),
+      IntegerSet::get(0, bounds.operands.size(), conditions,
+                      SmallVector<bool>(conditions.size(), false)),
+      bounds.operands, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  for (bool points : {true, false}) {
+    builder.setInsertionPointToStart(points ? wide.getThenBlock()
+                                            : wide.getElseBlock());
+    pointsActive = points;
+    emitPart(builder);
+  }
+  pointsActive.reset();
+}
+
+void GatherEmitter::emitPoint(OpBuilder &builder, unsigned k,
+                              const PeeledPoint &point, Value at,
+                              SmallVector<Value> &prefix, bool parallel,
+                              const CompactNests &nests,
+                              ArrayRef<unsigned> subset) {
+  SmallVector<unsigned> statements = restrictTo(point.statements, subset);
+  if (statements.empty())
+    return;
+  prefix.push_back(at);
+  emitPeeled(builder, k + 1, prefix, parallel, nests, statements);
+  prefix.pop_back();
+}
+
+void GatherEmitter::emitPeeledPoints(OpBuilder &builder, unsigned k,
+                                     SmallVector<Value> &prefix, bool parallel,
+                                     const CompactNests &nests,
+                                     ArrayRef<unsigned> subset) {
+  // The extent is at least the span of the offsets (emitIfWide checked),
+  // so the slabs are disjoint and which statements hold at each of their
+  // points is known from the point's offset to the bound: straight-line
+  // code, each point running the dimensions inside over those statements,
+  // fused like the core (one update per array), no guards.
   Location loc = domain.getLoc();
   MLIRContext *ctx = domain.getContext();
   unsigned numSymbols = bounds.operands.size();
-  AffineExpr room =
-      bounds.upperExpr(k) - bounds.lowerExpr(k) - plan->innermostSpan;
-  auto wide = affine::AffineIfOp::create(
-      builder, loc, IntegerSet::get(0, numSymbols, {room}, {false}),
-      bounds.operands, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(wide.getThenBlock());
   auto points = [&](bool upper) {
-    for (const PeeledPoint &point : plan->innermostPoints) {
-      if (point.upper != upper || point.statements.empty())
+    for (const PeeledPoint &point : plan->getPeeled(k)->points) {
+      if (point.upper != upper)
         continue;
       AffineExpr at =
           (upper ? bounds.upperExpr(k) : bounds.lowerExpr(k)) + point.offset;
       Value q = affine::AffineApplyOp::create(
           builder, loc, AffineMap::get(0, numSymbols, at, ctx),
           bounds.operands);
-      prefix.push_back(q);
-      emitFusedBody(builder, prefix, point.statements);
-      prefix.pop_back();
+      emitPoint(builder, k, point, q, prefix, parallel, nests, subset);
     }
   };
   points(/*upper=*/false);
-  emitCoreLoop(builder, k, prefix, parallel, nests);
+  emitCoreLoop(builder, k, prefix, parallel, nests, subset);
   points(/*upper=*/true);
-  builder.setInsertionPointToStart(wide.getElseBlock());
-  auto slab = [&](const GatherNest *nest) {
-    if (nest)
-      emitNest(builder, getNestBounds(*nest), nest->statements,
-               nest->firstGuarded, nest->split, prefix, parallel);
-  };
-  slab(nests.lower[k]);
-  emitCoreLoop(builder, k, prefix, parallel, nests);
-  slab(nests.upper[k]);
 }
 
 affine::AffineIfOp GatherEmitter::buildRangeIf(OpBuilder &builder, Value q,
@@ -497,6 +568,82 @@ affine::AffineIfOp GatherEmitter::buildRangeIf(OpBuilder &builder, Value q,
       operands, /*withElseRegion=*/false);
 }
 
+void GatherEmitter::enterRange(OpBuilder &builder, Value q,
+                               const GatherNest &nest) {
+  NestBounds dim0 = getNestBounds(nest, 0);
+  builder.setInsertionPointToStart(
+      buildRangeIf(builder, q, dim0.lower[0].getResults(),
+                   dim0.upper[0].getResults())
+          .getThenBlock());
+}
+
+void GatherEmitter::emitSlabPlane(OpBuilder &builder, Value q,
+                                  const GatherNest *nest) {
+  if (!nest)
+    return;
+  OpBuilder::InsertionGuard insertion(builder);
+  enterRange(builder, q, *nest);
+  NestBounds rest = getNestBounds(*nest);
+  rest.lower.erase(rest.lower.begin());
+  rest.upper.erase(rest.upper.begin());
+  bool sums = sumsLikePoints(*nest);
+  llvm::SaveAndRestore<bool> restore(guardedSums, sums);
+  if (nest->split && !sums)
+    emitSplitSlice(builder, q, nest->statements, nest->firstGuarded, rest);
+  else
+    emitNest(builder, rest, nest->statements, nest->firstGuarded,
+             /*split=*/false, q, /*parallel=*/false);
+}
+
+void GatherEmitter::emitPointPlanes(OpBuilder &builder, Value q, bool upper,
+                                    const CompactNests &nests) {
+  // Plane q, if it is one of the side's points, over the statements valid
+  // there.
+  for (const PeeledPoint &p : plan->getPeeled(0)->points) {
+    if (p.upper != upper)
+      continue;
+    OpBuilder::InsertionGuard insertion(builder);
+    AffineExpr at = (p.upper ? bounds.upperExpr(0) : bounds.lowerExpr(0)) +
+                    p.offset;
+    builder.setInsertionPointToStart(
+        buildRangeIf(builder, q, at, at + 1).getThenBlock());
+    SmallVector<Value> prefix;
+    emitPoint(builder, 0, p, q, prefix, /*parallel=*/false, nests,
+              nests.core->statements);
+  }
+}
+
+void GatherEmitter::emitSlabOrPoints(OpBuilder &builder, Value q, bool upper,
+                                     const CompactNests &nests) {
+  // Inside emitIfWide where dimension 0 is peeled: its points where every
+  // peeled dimension is wide enough, else the slab.
+  if (pointsActive.value_or(false) && plan->getPeeled(0))
+    emitPointPlanes(builder, q, upper, nests);
+  else
+    emitSlabPlane(builder, q, upper ? nests.upper[0] : nests.lower[0]);
+}
+
+void GatherEmitter::emitDim0Slab(OpBuilder &builder, const CompactNests &nests,
+                                 bool upper, bool parallel) {
+  // A loop over the slab's planes, each its points (or the slab where an
+  // extent is too small), as in the one loop of emitOuterInOneLoop: the
+  // same sums at every point whichever path runs the slab.
+  const GatherNest *nest = upper ? nests.upper[0] : nests.lower[0];
+  if (!plan || !plan->getPeeled(0)) {
+    emitSlab(builder, nest, /*prefix=*/{}, parallel, nests.core->statements);
+    return;
+  }
+  if (!nest)
+    return;
+  buildLoopNest(builder, domain.getLoc(), getNestBounds(*nest, 0), parallel,
+                [&](OpBuilder &b, Location, ValueRange iv) {
+                  Value q = iv.front();
+                  emitIfWide(b, [&](OpBuilder &b2) {
+                    emitSlabOrPoints(b2, q, upper, nests);
+                  });
+                });
+}
+
 void GatherEmitter::emitOuterInOneLoop(OpBuilder &builder,
                                        const CompactNests &nests) {
   // One parallel loop over the union of dimension 0's lower slab, core and
@@ -511,37 +658,27 @@ void GatherEmitter::emitOuterInOneLoop(OpBuilder &builder,
     range.lower[0] = getNestBounds(*nests.lower[0], 0).lower[0];
   if (nests.upper[0])
     range.upper[0] = getNestBounds(*nests.upper[0], 0).upper[0];
-  auto within = [&](OpBuilder &b, Value q, const GatherNest &nest) {
-    NestBounds dim0 = getNestBounds(nest, 0);
-    b.setInsertionPointToStart(buildRangeIf(b, q, dim0.lower[0].getResults(),
-                                            dim0.upper[0].getResults())
-                                   .getThenBlock());
-  };
-  auto slab = [&](OpBuilder &b, Value q, const GatherNest *nest) {
-    if (!nest)
-      return;
-    OpBuilder::InsertionGuard insertion(b);
-    within(b, q, *nest);
-    NestBounds rest = getNestBounds(*nest);
-    rest.lower.erase(rest.lower.begin());
-    rest.upper.erase(rest.upper.begin());
-    if (nest->split)
-      emitSplitSlice(b, q, nest->statements, nest->firstGuarded, rest);
-    else
-      emitNest(b, rest, nest->statements, nest->firstGuarded,
-               /*split=*/false, q, /*parallel=*/false);
+  auto plane = [&](OpBuilder &b, Value q) {
+    emitSlabOrPoints(b, q, /*upper=*/false, nests);
+    {
+      OpBuilder::InsertionGuard insertion(b);
+      enterRange(b, q, *nests.core);
+      SmallVector<Value> prefix{q};
+      emitPeeled(b, 1, prefix, /*parallel=*/false, nests,
+                 nests.core->statements);
+    }
+    emitSlabOrPoints(b, q, /*upper=*/true, nests);
   };
   buildLoopNest(builder, loc, range, /*parallel=*/true,
                 [&](OpBuilder &b, Location, ValueRange iv) {
                   Value q = iv.front();
-                  slab(b, q, nests.lower[0]);
-                  {
-                    OpBuilder::InsertionGuard insertion(b);
-                    within(b, q, *nests.core);
-                    SmallVector<Value> prefix{q};
-                    emitPeeled(b, 1, prefix, /*parallel=*/false, nests);
+                  if (!plan || plan->peeled.empty()) {
+                    pointsActive = false;
+                    plane(b, q);
+                    pointsActive.reset();
+                    return;
                   }
-                  slab(b, q, nests.upper[0]);
+                  emitIfWide(b, [&](OpBuilder &b2) { plane(b2, q); });
                 });
 }
 
@@ -551,7 +688,9 @@ void GatherEmitter::emitCompact(OpBuilder &builder,
   // ones, next to the rows and planes they border, instead of being
   // separate sweeps over the arrays.
   SmallVector<Value> prefix;
-  emitPeeled(builder, 0, prefix, /*parallel=*/true, classify(nests));
+  CompactNests roles = classify(nests);
+  emitPeeled(builder, 0, prefix, /*parallel=*/true, roles,
+             roles.core->statements);
 }
 
 void GatherEmitter::emitExact(OpBuilder &builder, const GatherPlan &plan) {

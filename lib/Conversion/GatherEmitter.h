@@ -104,6 +104,22 @@ private:
   affine::AffineIfOp buildRangeIf(OpBuilder &builder, Value q,
                                   ArrayRef<AffineExpr> lower,
                                   ArrayRef<AffineExpr> upper);
+  /// Moves the insertion point into an affine.if that holds where plane `q`
+  /// lies in `nest`'s range of dimension 0.
+  void enterRange(OpBuilder &builder, Value q, const GatherNest &nest);
+  /// Plane `q` of dimension 0's slab `nest` (if any), where it lies in it.
+  void emitSlabPlane(OpBuilder &builder, Value q, const GatherNest *nest);
+  /// Plane `q` where it is one of dimension 0's lower (or `upper`) points.
+  void emitPointPlanes(OpBuilder &builder, Value q, bool upper,
+                       const CompactNests &nests);
+  /// Plane `q` of dimension 0's lower (or `upper`) slab: its points inside
+  /// emitIfWide's first branch where dimension 0 is peeled, else the slab.
+  void emitSlabOrPoints(OpBuilder &builder, Value q, bool upper,
+                        const CompactNests &nests);
+  /// Dimension 0's lower (or `upper`) slab as a loop over its planes
+  /// (parallel or not), each as emitSlabOrPoints runs it.
+  void emitDim0Slab(OpBuilder &builder, const CompactNests &nests, bool upper,
+                    bool parallel);
   /// The compact form's lower slab, core and upper slab of dimension 0 as
   /// one parallel loop (GatherPlan::outerInOneLoop).
   void emitOuterInOneLoop(OpBuilder &builder, const CompactNests &nests);
@@ -112,32 +128,55 @@ private:
   NestBounds clipToValid(const NestBounds &box, unsigned s, unsigned firstDim,
                          unsigned firstGuarded) const;
   /// Emits dimensions `k..rank-1` of the compact form at fixed coordinates
-  /// `prefix` of the dimensions before `k`, which lie in their cores: the
-  /// lower slab of dimension `k`, its core (recursing into `k+1`) and the
-  /// upper slab. Only the outermost loop may be parallel.
+  /// `prefix` of the dimensions before `k`, where every statement of
+  /// `subset` is valid: the lower slab of dimension `k` (or its points),
+  /// its core (recursing into `k+1`) and the upper slab (or its points),
+  /// each over the statements of `subset` valid there. Only the outermost
+  /// loop may be parallel.
   void emitPeeled(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
-                  bool parallel, const CompactNests &nests);
+                  bool parallel, const CompactNests &nests,
+                  ArrayRef<unsigned> subset);
+  /// The slab `nest` (if any) at fixed coordinates `prefix`, over its
+  /// statements that are in `subset`; guarded with sums where
+  /// sumsLikePoints.
+  void emitSlab(OpBuilder &builder, const GatherNest *nest, ValueRange prefix,
+                bool parallel, ArrayRef<unsigned> subset);
   /// The core loop of dimension `k` over `nests.core`'s range, recursing
   /// into dimension k + 1 in its body.
   void emitCoreLoop(OpBuilder &builder, unsigned k, SmallVector<Value> &prefix,
-                    bool parallel, const CompactNests &nests);
-  /// The innermost dimension `k` (>= 1) at fixed coordinates `prefix` in
-  /// the cores of the others: where its extent is at least the plan's
-  /// innermostSpan, the plan's points as unguarded bodies around the core
-  /// loop; else the guarded slabs around it.
-  void emitPeeledInnermost(OpBuilder &builder, unsigned k,
-                           SmallVector<Value> &prefix, bool parallel,
-                           const CompactNests &nests);
+                    bool parallel, const CompactNests &nests,
+                    ArrayRef<unsigned> subset);
+  /// Dimension `k` (>= 1) with its slabs as the plan's points (its extent
+  /// is at least their span): the points around the core loop, each
+  /// recursing into k + 1 over the statements valid there.
+  void emitPeeledPoints(OpBuilder &builder, unsigned k,
+                        SmallVector<Value> &prefix, bool parallel,
+                        const CompactNests &nests, ArrayRef<unsigned> subset);
+  /// Point `point` of dimension `k`, at coordinate `at`: dimensions k + 1..
+  /// over the statements of `subset` valid there.
+  void emitPoint(OpBuilder &builder, unsigned k, const PeeledPoint &point,
+                 Value at, SmallVector<Value> &prefix, bool parallel,
+                 const CompactNests &nests, ArrayRef<unsigned> subset);
+  /// Whether slab `nest` belongs to a dimension whose slabs run as points
+  /// where the extents allow: then, where they do not, it runs guarded
+  /// with the points' sums (emitGuardedSums), not split.
+  bool sumsLikePoints(const GatherNest &nest) const;
+  /// An affine.if on whether every peeled dimension's extent is at least
+  /// the span of its points, with `emitPart` emitting each branch: with
+  /// pointsActive set in the first, unset in the second.
+  void emitIfWide(OpBuilder &builder,
+                  function_ref<void(OpBuilder &)> emitPart);
   /// The core loop of dimension 0 with the reset fused (GatherPlan.h,
   /// FusedReset): parallel blocks, each running its iterations in order.
   /// With `slabsInBlocks`, the first block starts with dimension 0's lower
   /// slab and the last one ends with its upper slab.
   void emitBlockedCore(OpBuilder &builder, SmallVector<Value> &prefix,
                        const CompactNests &nests, bool slabsInBlocks);
-  /// In block `block` of the blocked core: runs slab `nest` of dimension 0
-  /// (if any) whole, in the first block or, with `last`, the last one.
-  void emitSlabInBlock(OpBuilder &builder, Value block, const GatherNest *nest,
-                       bool last);
+  /// In block `block` of the blocked core: runs dimension 0's lower slab
+  /// (if any) whole in the first block or, with `last`, its upper slab in
+  /// the last one (emitDim0Slab).
+  void emitSlabInBlock(OpBuilder &builder, Value block,
+                       const CompactNests &nests, bool last);
   /// An affine.if that holds in block 0 of the blocked core or, with
   /// `last`, in its last block.
   affine::AffineIfOp buildIfBlock(OpBuilder &builder, Value block, bool last);
@@ -217,10 +256,17 @@ private:
   /// Set while the nest of a guarded plan is emitted: one affine.parallel
   /// over every dimension instead of a parallel outer loop.
   bool allParallel = false;
+  /// Set while a slab that sums like the points is emitted
+  /// (sumsLikePoints): guarded statements summed, one update per array.
+  bool guardedSums = false;
   /// Copied from the plan: dimension 0's slabs and core in one loop.
   bool outerInOneLoop = false;
-  /// Copied from the plan: the innermost dimension's slabs as points.
+  /// The plan being emitted: the dimensions whose slabs run as points.
   const GatherPlan *plan = nullptr;
+  /// While a plane is emitted (inside emitIfWide): whether every peeled
+  /// dimension is wide enough there, so that slabs run as the plan's
+  /// points. Unset outside.
+  std::optional<bool> pointsActive;
   /// Set while the rows of a blocked plane are emitted with row resets: the
   /// plane behind, whose rows the core rows of dimension 1 reset.
   Value rowResetPlane;

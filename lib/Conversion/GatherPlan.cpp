@@ -252,6 +252,12 @@ static llvm::json::Array toJSON(ArrayRef<PeeledPoint> points) {
 }
 
 void GatherPlan::printJSON(raw_ostream &os) const {
+  const PeeledDim *innermost = rank ? getPeeled(rank - 1) : nullptr;
+  llvm::json::Array outerPoints;
+  for (unsigned k = 0; k + 1 < rank; ++k)
+    if (const PeeledDim *dim = getPeeled(k))
+      outerPoints.push_back(llvm::json::Object{
+          {"dim", k}, {"span", dim->span}, {"points", toJSON(dim->points)}});
   llvm::json::Array conditions;
   for (auto [k, span] : sizeConditions)
     conditions.push_back(llvm::json::Object{{"dim", k}, {"min_extent", span}});
@@ -268,8 +274,10 @@ void GatherPlan::printJSON(raw_ostream &os) const {
       {"fallback", toJSON(fallback)},
       {"split_slabs", splitSlabs},
       {"outer_in_one_loop", outerInOneLoop},
-      {"innermost_points", toJSON(innermostPoints)},
-      {"innermost_span", innermostSpan},
+      {"innermost_points", toJSON(innermost ? innermost->points
+                                            : ArrayRef<PeeledPoint>())},
+      {"innermost_span", innermost ? innermost->span : 0},
+      {"outer_points", std::move(outerPoints)},
       {"reset",
        reset ? llvm::json::Value(llvm::json::Object{
                    {"block", reset->block},
@@ -324,23 +332,18 @@ uint64_t mlir::stencil::getExactBoxCount(ArrayRef<SmallVector<int64_t>> offsets,
   return boxes;
 }
 
-void mlir::stencil::planPeeledInnermost(GatherPlan &plan,
-                                        ArrayRef<SmallVector<int64_t>> offsets,
-                                        bool enabled, int64_t maxSpan,
-                                        unsigned maxStatements) {
-  plan.innermostPoints.clear();
-  plan.innermostSpan = 0;
-  if (!enabled || plan.strategy != BoundaryStrategy::Compact ||
-      plan.rank < 2 || offsets.empty() || offsets.size() > maxStatements)
-    return;
-  unsigned k = plan.rank - 1;
+/// The points of dimension `k`'s two slabs (PeeledDim), or none when its
+/// offsets span more than `maxSpan`.
+static PeeledDim planPeeledDim(ArrayRef<SmallVector<int64_t>> offsets,
+                               unsigned k, int64_t maxSpan) {
   int64_t lo = offsets.front()[k], hi = lo;
   for (const SmallVector<int64_t> &o : offsets) {
     lo = std::min(lo, o[k]);
     hi = std::max(hi, o[k]);
   }
+  PeeledDim dim;
   if (hi - lo > maxSpan)
-    return;
+    return dim;
   // Output points lower + c and upper + c for c in [lo, hi): the lower and
   // the upper slab of the compact form when they are disjoint.
   for (bool upper : {false, true})
@@ -349,7 +352,35 @@ void mlir::stencil::planPeeledInnermost(GatherPlan &plan,
       for (auto [s, o] : llvm::enumerate(offsets))
         if (upper ? c < o[k] : o[k] <= c)
           point.statements.push_back(s);
-      plan.innermostPoints.push_back(std::move(point));
+      dim.points.push_back(std::move(point));
     }
-  plan.innermostSpan = hi - lo;
+  dim.span = hi - lo;
+  return dim;
+}
+
+void mlir::stencil::planPeeledPoints(GatherPlan &plan,
+                                     ArrayRef<SmallVector<int64_t>> offsets,
+                                     bool innermost, bool outer,
+                                     int64_t maxSpan, unsigned maxStatements,
+                                     int64_t maxBodies) {
+  plan.peeled.clear();
+  if (plan.strategy != BoundaryStrategy::Compact || plan.rank < 2 ||
+      offsets.empty() || offsets.size() > maxStatements)
+    return;
+  unsigned last = plan.rank - 1;
+  PeeledDim inner = planPeeledDim(offsets, last, maxSpan);
+  if (!innermost || inner.points.empty())
+    return;
+  plan.peeled.resize(plan.rank);
+  plan.peeled[last] = std::move(inner);
+  if (!outer)
+    return;
+  int64_t bodies = 2 * plan.peeled[last].span + 1;
+  for (unsigned k = last; k-- > 0;) {
+    PeeledDim dim = planPeeledDim(offsets, k, maxSpan);
+    if (dim.points.empty() || bodies * (2 * dim.span + 1) > maxBodies)
+      return;
+    bodies *= 2 * dim.span + 1;
+    plan.peeled[k] = std::move(dim);
+  }
 }

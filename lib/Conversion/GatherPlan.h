@@ -85,14 +85,22 @@ struct FusedReset {
   int64_t lag() const { return maxOffset - minOffset; }
 };
 
-/// One point of the innermost dimension's slabs run as straight-line code
-/// (planPeeledInnermost): the point `bound + offset` of that dimension
+/// One point of a dimension's slabs run as straight-line code
+/// (planPeeledPoints): the point `bound + offset` of that dimension
 /// (`bound` its lower bound or, with `upper`, its upper bound), where
-/// `statements` are valid.
+/// `statements` are valid in that dimension.
 struct PeeledPoint {
   bool upper;
   int64_t offset;
   SmallVector<unsigned> statements;
+};
+
+/// The slabs of one dimension as points: where the dimension's extent is at
+/// least `span` (the span of the writes' offsets in it), its lower and upper
+/// slab are disjoint, and `points` cover them. Empty `points`: the slabs.
+struct PeeledDim {
+  int64_t span = 0;
+  SmallVector<PeeledPoint> points;
 };
 
 /// The gather form of one domain.
@@ -119,12 +127,19 @@ struct GatherPlan {
   /// balanced fused reset (any rank): the first block starts with the lower
   /// slab and the last block ends with the upper one.
   bool outerInOneLoop = false;
-  /// Compact, rank >= 2: where the innermost dimension's extent is at least
-  /// `innermostSpan`, its slabs run as these points, each an unguarded
-  /// body over the statements valid there; else as the guarded slabs
-  /// (planPeeledInnermost, `peel-innermost`). Empty: always the slabs.
-  SmallVector<PeeledPoint> innermostPoints;
-  int64_t innermostSpan = 0;
+  /// Compact, rank >= 2, one entry per dimension (or none): where a
+  /// dimension's extent is at least its span, its slabs run as its points,
+  /// each point over the statements valid there in that dimension (and, in
+  /// the dimensions inside it, peeled or sliced again), with no guard; else
+  /// as the slabs (planPeeledPoints: `peel-innermost` for the innermost
+  /// dimension, `peel-outer` for the others).
+  SmallVector<PeeledDim> peeled;
+
+  /// The points of dimension `k`, or null where its slabs run as nests.
+  const PeeledDim *getPeeled(unsigned k) const {
+    return k < peeled.size() && !peeled[k].points.empty() ? &peeled[k]
+                                                          : nullptr;
+  }
 
   /// Counts the nests of each kind.
   unsigned count(GatherNest::Kind kind) const;
@@ -160,16 +175,19 @@ void planSplitSlabs(GatherPlan &plan, bool enabled, unsigned maxStatements);
 /// time, one per thread). Call it after planFusedReset.
 void planOuterLoop(GatherPlan &plan, bool enabled);
 
-/// Plans the innermost dimension's slabs of a compact plan (rank >= 2) as
-/// straight-line points, when `enabled`, the span of the writes' offsets
-/// in that dimension is at most `maxSpan` and there are at most
-/// `maxStatements` writes. Where the extent is at least the span, the
-/// slabs are disjoint and each point's valid statements are known from
-/// its offset alone: `lower + c` runs those with offset <= c, `upper + c`
-/// those with offset > c.
-void planPeeledInnermost(GatherPlan &plan,
-                         ArrayRef<SmallVector<int64_t>> offsets, bool enabled,
-                         int64_t maxSpan, unsigned maxStatements);
+/// Plans the slabs of a compact plan (rank >= 2) as straight-line points:
+/// the innermost dimension's when `innermost`, the others' when `outer`,
+/// each where the span of the writes'
+/// offsets in the dimension is at most `maxSpan`, with at most
+/// `maxStatements` writes. Where the extent is at least the span, the slabs
+/// are disjoint and each point's valid statements are known from its
+/// offset alone: `lower + c` runs those with offset <= c, `upper + c` those
+/// with offset > c. Outer dimensions are peeled from the inside out while
+/// the bodies of a plane, the product of (2 span + 1) over the peeled
+/// dimensions, stay at most `maxBodies`.
+void planPeeledPoints(GatherPlan &plan, ArrayRef<SmallVector<int64_t>> offsets,
+                      bool innermost, bool outer, int64_t maxSpan,
+                      unsigned maxStatements, int64_t maxBodies);
 
 /// The number of nests of the compact form: a core plus two slabs per
 /// dimension whose statements have more than one offset.

@@ -193,14 +193,13 @@ affine::AffineIfOp GatherEmitter::buildIfBlock(OpBuilder &builder,
 }
 
 void GatherEmitter::emitSlabInBlock(OpBuilder &builder, Value block,
-                                    const GatherNest *nest, bool last) {
-  if (!nest)
+                                    const CompactNests &nests, bool last) {
+  if (!(last ? nests.upper[0] : nests.lower[0]))
     return;
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPointToStart(
       buildIfBlock(builder, block, last).getThenBlock());
-  emitNest(builder, getNestBounds(*nest), nest->statements, nest->firstGuarded,
-           nest->split, /*prefix=*/{}, /*parallel=*/false);
+  emitDim0Slab(builder, nests, /*upper=*/last, /*parallel=*/false);
 }
 
 void GatherEmitter::emitBlockedCore(OpBuilder &builder,
@@ -213,7 +212,7 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
   buildLoopNest(builder, domain.getLoc(), getBlockRange(), /*parallel=*/true,
                 [&](OpBuilder &b, Location loc, ValueRange block) {
                   if (slabsInBlocks)
-                    emitSlabInBlock(b, block.front(), nests.lower[0],
+                    emitSlabInBlock(b, block.front(), nests,
                                     /*last=*/false);
                   auto run = [&](ArrayRef<AffineExpr> from,
                                  ArrayRef<AffineExpr> to, bool resetBehind) {
@@ -232,7 +231,8 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                     bool rows = resetBehind && reset->rowOffset;
                     rowResetPlane = rows ? p : Value();
                     prefix.push_back(q);
-                    emitPeeled(b, 1, prefix, /*parallel=*/false, nests);
+                    emitPeeled(b, 1, prefix, /*parallel=*/false, nests,
+                               nests.core->statements);
                     prefix.pop_back();
                     rowResetPlane = Value();
                     if (rows)
@@ -246,7 +246,7 @@ void GatherEmitter::emitBlockedCore(OpBuilder &builder,
                     run({start}, {start + lag, end}, false);
                   run({start + lag}, {start + size, end}, true);
                   if (slabsInBlocks)
-                    emitSlabInBlock(b, block.front(), nests.upper[0],
+                    emitSlabInBlock(b, block.front(), nests,
                                     /*last=*/true);
                 });
 }

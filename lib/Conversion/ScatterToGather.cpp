@@ -28,9 +28,12 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// The widest span of offsets in the innermost dimension whose slabs
-/// `peel-innermost` runs as points (2 x span bodies per row).
+/// The widest span of offsets in a dimension whose slabs `peel-innermost`
+/// and `peel-outer` run as points (2 x span bodies per row).
 static constexpr int64_t kMaxPeeledSpan = 8;
+/// The most bodies `peel-outer` lets a plane have (the product of 2 x span
+/// + 1 over the peeled dimensions): radius 1 in three dimensions.
+static constexpr int64_t kMaxPeeledBodies = 125;
 
 namespace {
 /// A reset domain that can be fused into the gather sweep before it.
@@ -246,8 +249,8 @@ struct StencilScatterToGatherPass
           !planFusedReset(plan, emitter.getOffsets(), resetBlock, resetRows))
         reset.reset();
       planOuterLoop(plan, oneOuterLoop);
-      planPeeledInnermost(plan, emitter.getOffsets(), peelInnermost,
-                          kMaxPeeledSpan, maxSplitStatements);
+      planPeeledPoints(plan, emitter.getOffsets(), peelInnermost, peelOuter,
+                       kMaxPeeledSpan, maxSplitStatements, kMaxPeeledBodies);
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
       if (reset)
         emitter.emit(rewriter, plan, reset->array, reset->value);

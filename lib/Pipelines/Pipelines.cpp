@@ -57,6 +57,7 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.oneOuterLoop = options.oneOuterLoop;
     toGather.fuseInit = options.fuseInit;
     toGather.peelInnermost = options.peelInnermost;
+    toGather.peelOuter = options.peelOuter;
     toGather.splitSlabs = options.splitSlabs;
     toGather.maxSplitStatements = options.maxSplitStatements;
     pm.addPass(createStencilScatterToGatherPass(toGather));

@@ -270,6 +270,22 @@ def StencilScatterToGatherPass
     per array). Smaller extents keep the guarded slabs. `report-nests`
     lists the points (`innermost_points`).
 
+    With `peel-outer` (default on; with `peel-innermost`) the slabs of the
+    outer dimensions run the same way: dimension k's points, where its
+    extent is at least its span, each run the dimensions inside it (their
+    points and cores) over the statements valid at that point, fused, where
+    `split-slabs` ran one sweep over the slab per statement. Dimension 0's
+    points run in its slab loops, in the one loop of `one-outer-loop` or in
+    the first and last block of a fused reset. Dimensions are peeled from
+    the innermost outwards while a plane has at most 125 bodies (radius 1
+    in 3-D). One
+    test per plane checks every peeled dimension's extent; where one is
+    smaller than its span, the slabs of the peeled dimensions run guarded,
+    summing the valid statements first and updating once per array as the
+    points do (not split per statement), so that results do not depend on
+    the extents: a rank's block gives the bits of the whole domain.
+    `report-nests` lists them (`outer_points`).
+
     #### The fused first store
     A domain right before a scatter domain, with the same bounds, that only
     stores a value into an array at the centre, where the scatter domain
@@ -342,6 +358,10 @@ def StencilScatterToGatherPass
            "max-split-statements writes), run its slabs as straight-line "
            "points, each over the statements valid there, instead of "
            "guarding every statement at every point">,
+    Option<"peelOuter", "peel-outer", "bool", "true",
+           "With peel-innermost, run the outer dimensions' slabs as points "
+           "too where their extents allow, each over the statements valid "
+           "there, fused, instead of one sweep per statement">,
     Option<"resetRows", "reset-rows", "bool", "true",
            "In 2-D and up, the fused reset zeroes each row right after its "
            "last reader instead of whole planes after the next plane">,

@@ -88,6 +88,11 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Run the innermost dimension's slabs as straight-line "
                      "points where its extent allows (2-D and up)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> peelOuter{
+      *this, "peel-outer",
+      llvm::cl::desc("With peel-innermost, run the outer dimensions' slabs "
+                     "as points too, each over the statements valid there"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fuseInit{
       *this, "fuse-init",
       llvm::cl::desc("Fuse a centre store right before a scatter domain, "

@@ -14,7 +14,7 @@
 // rb[q - 1]; afterwards the last 2 points of the domain and the points
 // behind each block's first 2 iterations are reset.
 // Fixed blocks keep the slabs of dimension 0 in loops of their own.
-// PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":false,"rank":1,"reset":{"balanced":false,"block":8,"max_offset":1,"min_offset":-1,"row_offset":null}
+// PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":false,"outer_points":[],"rank":1,"reset":{"balanced":false,"block":8,"max_offset":1,"min_offset":-1,"row_offset":null}
 // CHECK-LABEL: func.func @paper1d
 // CHECK-SAME: %[[RB:arg1]]: memref<?xf64>, %[[UB:arg2]]: memref<?xf64>, %[[N:arg3]]: index
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
@@ -39,7 +39,7 @@
 // thread, max(8192, ceil(core / omp_get_max_threads())) iterations each
 // (8192 being the least for 1-D), computed before the nests; the block
 // loops use that size and count as symbols.
-// AUTO-PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":true,"rank":1,"reset":{"balanced":true,"block":8192,"max_offset":1,"min_offset":-1,"row_offset":null}
+// AUTO-PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":true,"outer_points":[],"rank":1,"reset":{"balanced":true,"block":8192,"max_offset":1,"min_offset":-1,"row_offset":null}
 // AUTO-LABEL: func.func @paper1d
 // AUTO-SAME: %[[N:arg3]]: index
 // AUTO: %[[T32:.*]] = call @omp_get_max_threads() : () -> i32
@@ -92,7 +92,7 @@ func.func @paper1d(%c: memref<?xf64>, %rb: memref<?xf64>,
 // 2-D: a reset plane is a row over the domain's second dimension. The
 // core of dimension 0 starts at 1 + 2, the lag is 4: resets start at the
 // block's fifth iteration. Fixed blocks: not outer_in_one_loop.
-// PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":false,"rank":2,"reset":{"balanced":false,"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
+// PLAN: remark: gather plan: {{.*}}"outer_in_one_loop":false,"outer_points":[{"dim":0,{{.*}}"span":4}],"rank":2,"reset":{"balanced":false,"block":16,"max_offset":2,"min_offset":-2,"row_offset":1}
 // PLANES-LABEL: func.func @rows
 // PLANES-SAME: %[[RB:arg0]]: memref<?x?xf64>
 // PLANES: affine.for %[[Q:.*]] = affine_map<(d0) -> (d0 * 16 + 7)>

@@ -15,7 +15,7 @@
 // PLAN: remark: gather form: 1 core, 0 boundary and 0 fallback nests
 // PLAN: remark: gather plan: {"boundary":"guarded","boundary_nests":0,"core":1,"fallback":[],"fallback_nests":0,"innermost_points":[],"innermost_span":0,"nests":[
 // PLAN-SAME: {"depth":0,"first_guarded":0,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]}
-// PLAN-SAME: ],"outer_in_one_loop":false,"rank":1,"reset":null,"size_conditions":[],"split_slabs":false}
+// PLAN-SAME: ],"outer_in_one_loop":false,"outer_points":[],"rank":1,"reset":null,"size_conditions":[],"split_slabs":false}
 
 // CHECK-DAG: #[[$C:.+]] = affine_set<(d0)[s0, s1] : (d0 - (s0 + 1) >= 0, -d0 + s1 - 1 - 1 >= 0)>
 // CHECK-DAG: #[[$TC:.+]] = affine_set<(d0)[s0] : (d0 - 1 >= 0, -d0 + s0 - 1 >= 0)>

@@ -5,7 +5,7 @@
 // like the core (one update per array) without guards; smaller extents
 // keep the guarded slabs.
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=report-nests" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-PLAN
-// RUN: stencil-opt %s --stencil-scatter-to-gather --canonicalize --cse --mlir-print-local-scope | FileCheck %s
+// RUN: stencil-opt %s "--stencil-scatter-to-gather=peel-outer=0" --canonicalize --cse --mlir-print-local-scope | FileCheck %s
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=peel-innermost=0 report-nests" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-OFF
 // RUN: stencil-opt %s "--stencil-scatter-to-gather=boundary=exact report-nests" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-OFF
 
@@ -17,9 +17,12 @@
 
 // CHECK-LABEL: func.func @lap2d
 // CHECK-SAME: %[[UB:arg0]]: memref<?x?xf64>, %[[VB:arg1]]: memref<?x?xf64>, %[[N:arg2]]: index, %[[M:arg3]]: index
-// In each core row i: the extent test, then j = 0 and j = 1 unguarded.
-// CHECK: affine.if affine_set<()[s0] : (s0 - 3 >= 0)>()[%[[M]]] {
-// CHECK-NEXT: %[[A:.*]] = affine.load %[[VB]][%[[I:.*]], 1]
+// In each plane i the extent test (around the whole plane), then in a
+// core row i: j = 0 and j = 1 unguarded.
+// CHECK: affine.parallel (%[[I:.*]]) = (0) to (symbol(%[[N]])) {
+// CHECK-NEXT: affine.if affine_set<()[s0] : (s0 - 3 >= 0)>()[%[[M]]] {
+// CHECK: affine.if affine_set<(d0)[s0] : (d0 - 1 >= 0, -d0 + s0 - 1 - 1 >= 0)>(%[[I]])[%[[N]]] {
+// CHECK-NEXT: %[[A:.*]] = affine.load %[[VB]][%[[I]], 1]
 // CHECK-NEXT: %[[U0:.*]] = affine.load %[[UB]][%[[I]], 0]
 // CHECK-NEXT: %[[S0:.*]] = arith.addf %[[U0]], %[[A]]
 // CHECK-NEXT: affine.store %[[S0]], %[[UB]][%[[I]], 0]
@@ -35,7 +38,8 @@
 // CHECK-NOT: affine.if
 // CHECK: affine.store %{{.*}}, %[[UB]][%[[I]], symbol(%[[M]])]
 // Otherwise the guarded slabs around the same core.
-// CHECK-NEXT: } else {
+// CHECK: } else {
+// CHECK: affine.if affine_set<(d0)[s0] : (d0 - 1 >= 0, -d0 + s0 - 1 - 1 >= 0)>(%[[I]])[%[[N]]] {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to min affine_map<()[s0] -> (2, s0 + 1)>()[%[[M]]] {
 // CHECK-NEXT: affine.if
 func.func @lap2d(%ub: memref<?x?xf64>, %vb: memref<?x?xf64>, %n: index,

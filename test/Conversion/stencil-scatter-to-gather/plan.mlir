@@ -20,7 +20,7 @@
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[0,1]}
-// CHECK-COMPACT-SAME: ],"outer_in_one_loop":false,"rank":1,"reset":null,"size_conditions":[],"split_slabs":true}
+// CHECK-COMPACT-SAME: ],"outer_in_one_loop":false,"outer_points":[],"rank":1,"reset":null,"size_conditions":[],"split_slabs":true}
 //
 // Exact (PerforAD): with distinct offsets {-1, 1} the dimension splits into
 // 3 intervals; statement 0 is valid on the first two, statement 1 on the
@@ -36,7 +36,7 @@
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"lower","offset":1}]}],"split":false,"statements":[0]},
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-EXACT-SAME: {"depth":0,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1}],"min_of":[{"bound":"upper","offset":1}]}],"split":false,"statements":[1]}
-// CHECK-EXACT-SAME: ],"outer_in_one_loop":false,"rank":1,"reset":null,"size_conditions":[{"dim":0,"min_extent":2}],"split_slabs":true}
+// CHECK-EXACT-SAME: ],"outer_in_one_loop":false,"outer_points":[],"rank":1,"reset":null,"size_conditions":[{"dim":0,"min_extent":2}],"split_slabs":true}
 func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
@@ -53,7 +53,9 @@ func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 // span only dimension 1; those of dimension 0 span both, dimension 1 over
 // the written points [lo1-1, hi1). Where dimension 1 has at least one
 // point, its slabs also run as points (peel-innermost): lo1 - 1 with
-// statement 0, hi1 - 1 with statement 1.
+// statement 0, hi1 - 1 with statement 1; and where dimension 0 has one
+// too, so do its slabs in the one loop over dimension 0 (peel-outer): lo0
+// with statement 0, hi0 with statement 1.
 // CHECK-COMPACT: remark: gather form: 1 core, 4 boundary and 0 fallback nests
 // CHECK-COMPACT: remark: gather plan: {"boundary":"compact","boundary_nests":4,"core":1,"fallback":[],"fallback_nests":0,"innermost_points":[{"bound":"lower","offset":-1,"statements":[0]},{"bound":"upper","offset":-1,"statements":[1]}],"innermost_span":1,"nests":[
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"lower","offset":1},{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"split":true,"statements":[0,1]},
@@ -61,12 +63,12 @@ func.func @two_taps(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":2,"kind":"core","ranges":[{"max_of":[{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":0}]},{"max_of":[{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":-1}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":1,"first_guarded":1,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":-1},{"bound":"lower","offset":0}],"min_of":[{"bound":"upper","offset":0}]}],"split":false,"statements":[0,1]},
 // CHECK-COMPACT-SAME: {"depth":0,"first_guarded":0,"kind":"boundary","ranges":[{"max_of":[{"bound":"upper","offset":0},{"bound":"lower","offset":1}],"min_of":[{"bound":"upper","offset":1}]},{"max_of":[{"bound":"lower","offset":-1}],"min_of":[{"bound":"upper","offset":0}]}],"split":true,"statements":[0,1]}
-// CHECK-COMPACT-SAME: ],"outer_in_one_loop":true,"rank":2,"reset":null,"size_conditions":[],"split_slabs":true}
+// CHECK-COMPACT-SAME: ],"outer_in_one_loop":true,"outer_points":[{"dim":0,"points":[{"bound":"lower","offset":0,"statements":[0]},{"bound":"upper","offset":0,"statements":[1]}],"span":1}],"rank":2,"reset":null,"size_conditions":[],"split_slabs":true}
 // In 2-D and up without a fused reset, dimension 0's slabs and core are
 // one parallel loop (outer_in_one_loop); in 1-D, or with one-outer-loop=0,
 // three.
-// CHECK-THREE: "outer_in_one_loop":false,"rank":1
-// CHECK-THREE: "outer_in_one_loop":false,"rank":2
+// CHECK-THREE: "outer_in_one_loop":false,"outer_points":[],"rank":1
+// CHECK-THREE: "outer_in_one_loop":false,"outer_points":[{"dim":0,{{.*}}"span":1}],"rank":2
 // With max-split-statements=1 the 2-statement slabs stay guarded: no nest
 // of either function is split, although split-slabs is on.
 // CHECK-NOSPLIT-NOT: "split":true
