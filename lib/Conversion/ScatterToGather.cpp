@@ -44,13 +44,6 @@ struct FusableReset {
 };
 } // namespace
 
-/// Whether `a` and `b` run over the same points.
-static bool haveSameBounds(DomainOp a, DomainOp b) {
-  return a.getLowerBounds() == b.getLowerBounds() &&
-         a.getUpperBounds() == b.getUpperBounds() &&
-         a.getBoundOperands() == b.getBoundOperands();
-}
-
 /// The reset domain that follows `scatter` if it can be fused into its
 /// gather sweep: the next domain, with the same bounds, that only stores a
 /// constant into an array at the centre, which `scatter` reads only at the
@@ -61,7 +54,7 @@ static std::optional<FusableReset> matchFusableReset(DomainOp scatter) {
   while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
     op = op->getNextNode();
   auto next = dyn_cast_or_null<DomainOp>(op);
-  if (!next || next.getNumResults() != 0 || !haveSameBounds(next, scatter))
+  if (!next || next.getNumResults() != 0 || !next.hasSameBounds(scatter))
     return std::nullopt;
   // One store; anything else is free of effects (the constant).
   StoreOp store;
@@ -104,7 +97,7 @@ static DomainOp matchFusableInit(DomainOp scatter) {
   while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
     op = op->getPrevNode();
   auto init = dyn_cast_or_null<DomainOp>(op);
-  if (!init || init.getNumResults() != 0 || !haveSameBounds(init, scatter))
+  if (!init || init.getNumResults() != 0 || !init.hasSameBounds(scatter))
     return {};
   StoreOp store;
   SmallVector<Value> reads;

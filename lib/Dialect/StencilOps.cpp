@@ -48,6 +48,12 @@ bool DomainOp::hasScatter() {
                       [](AccumulateOp acc) { return acc.isScatter(); });
 }
 
+bool DomainOp::hasSameBounds(DomainOp other) {
+  return getLowerBounds() == other.getLowerBounds() &&
+         getUpperBounds() == other.getUpperBounds() &&
+         getBoundOperands() == other.getBoundOperands();
+}
+
 //===----------------------------------------------------------------------===//
 // DomainOp: custom assembly
 //===----------------------------------------------------------------------===//

@@ -67,11 +67,8 @@ static AccumulateOp findSoleCentreAccumulate(func::FuncOp func,
 
 /// Whether the domains of `a` and `b` run over the same points.
 static bool sameDomain(Operation *a, Operation *b) {
-  auto da = cast<DomainOp>(a->getParentOp());
-  auto db = cast<DomainOp>(b->getParentOp());
-  return da.getLowerBounds() == db.getLowerBounds() &&
-         da.getUpperBounds() == db.getUpperBounds() &&
-         da.getBoundOperands() == db.getBoundOperands();
+  return cast<DomainOp>(a->getParentOp())
+      .hasSameBounds(cast<DomainOp>(b->getParentOp()));
 }
 
 /// Whether `value`, used in `domain`'s body, depends only on the domain's

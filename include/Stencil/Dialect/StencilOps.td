@@ -103,6 +103,9 @@ def Stencil_DomainOp : Stencil_Op<"domain", [
     /// Returns true if some accumulate of the body is at a non-zero offset,
     /// i.e. if points of the domain may update the same element.
     bool hasScatter();
+    /// Returns true if `other` iterates over the same points: the same bound
+    /// maps over the same SSA operands.
+    bool hasSameBounds(DomainOp other);
   }];
 }
 
