@@ -26,8 +26,11 @@
 //                         the next step reversed storing it fused into its
 //                         update of cur's
 //   <k>/revolve_unpeeled_s<S>  the same, the innermost dimension's slabs
-//                         guarded per statement at each point
+//                         guarded per statement at each point and the
+//                         outer ones split per statement
 //                         (peel-innermost=0) instead of straight-line
+//   <k>/revolve_inner_s<S>  the same, only the innermost dimension's
+//                         slabs straight-line (peel-outer=0)
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -54,10 +57,12 @@
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Checkpoint.h"
 #include "fwi.h"
+#include "fwi_inner.h"
 #include "fwi_stored.h"
 #include "fwi_three.h"
 #include "fwi_unpeeled.h"
 #include "fwi_whole.h"
+#include "wave3d_loop_inner.h"
 #include "wave3d_loop_stored.h"
 #include "wave3d_loop_three.h"
 #include "wave3d_loop_unpeeled.h"
@@ -129,8 +134,15 @@ struct Problem {
   }
   /// Which build of the adjoint runs: the default, whole-array snapshots
   /// (fwi only), three worksharing loops per step, hand-overs stored in
-  /// the step, or the innermost slabs guarded.
-  enum class Build { Default, WholeSlots, ThreeLoops, Stored, Unpeeled };
+  /// the step, the slabs guarded or split, only the innermost ones peeled.
+  enum class Build {
+    Default,
+    WholeSlots,
+    ThreeLoops,
+    Stored,
+    Unpeeled,
+    InnerOnly
+  };
   void adjoint(int64_t snapshots, Build build = Build::Default) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
     auto ab = grid(ub[0]), bb = grid(ub[1]), cb = grid(ub[2]), mbd = grid(mb);
@@ -141,6 +153,8 @@ struct Problem {
                            ? _mlir_ciface_wave3d_loop_adjoint_stored
                        : build == Build::Unpeeled
                            ? _mlir_ciface_wave3d_loop_adjoint_unpeeled
+                       : build == Build::InnerOnly
+                           ? _mlir_ciface_wave3d_loop_adjoint_inner
                            : _mlir_ciface_wave3d_loop_adjoint;
       gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
@@ -153,6 +167,8 @@ struct Problem {
                      : build == Build::Stored ? _mlir_ciface_fwi_adjoint_stored
                      : build == Build::Unpeeled
                          ? _mlir_ciface_fwi_adjoint_unpeeled
+                     : build == Build::InnerOnly
+                         ? _mlir_ciface_fwi_adjoint_inner
                          : _mlir_ciface_fwi_adjoint;
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
@@ -274,6 +290,10 @@ int main(int argc, char **argv) {
         add(k, "revolve_unpeeled_s" + std::to_string(c.snapshots), c,
             threads, c.steps, [](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots, Problem::Build::Unpeeled);
+            });
+        add(k, "revolve_inner_s" + std::to_string(c.snapshots), c, threads,
+            c.steps, [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, Problem::Build::InnerOnly);
             });
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,

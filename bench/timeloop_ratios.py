@@ -21,7 +21,10 @@
 #   stored    the Revolve adjoint whose steady steps store the hand-over
 #             themselves (defer-hand-overs=0) over the default (deferred)
 #   unpeeled  the Revolve adjoint whose steps guard the innermost slabs
-#             per point (peel-innermost=0) over the default (points)
+#             per point and split the outer ones per statement
+#             (peel-innermost=0) over the default (points)
+#   inner     the Revolve adjoint whose steps peel only the innermost slabs
+#             into points (peel-outer=0) over the default (every dimension)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -103,8 +106,11 @@ def main():
                         t[stored] / time)
                 unpeeled = variant.replace("revolve_s", "revolve_unpeeled_s")
                 if unpeeled in t:
-                    line += " (guarded innermost slabs: time %.2fx)" % (
-                        t[unpeeled] / time)
+                    line += " (no points: time %.2fx)" % (t[unpeeled] / time)
+                inner = variant.replace("revolve_s", "revolve_inner_s")
+                if inner in t:
+                    line += " (innermost points only: time %.2fx)" % (
+                        t[inner] / time)
                 whole = variant.replace("revolve_s", "revolve_whole_s")
                 if whole in t:
                     w = counters[key][whole]
