@@ -36,6 +36,12 @@ import re
 import sys
 
 
+# The builds of the Revolve adjoint compared with the default, as their
+# benchmarks name them (revolve_<build>_s<S>), and how the output says them.
+BUILDS = [("three", "three loops"), ("stored", "stored hand-overs"),
+          ("unpeeled", "no points"), ("inner", "innermost points only")]
+
+
 def load(path):
     """The median entries of a JSON result or of console output."""
     with open(path) as f:
@@ -97,20 +103,10 @@ def main():
                 factor = c.get("forward_steps", 0) / steps
                 line += "  %s %.2fx (recompute factor %.2f, target %.2f)" % (
                     variant, time / primal, factor, factor + 1.4)
-                three = variant.replace("revolve_s", "revolve_three_s")
-                if three in t:
-                    line += " (three loops: time %.2fx)" % (t[three] / time)
-                stored = variant.replace("revolve_s", "revolve_stored_s")
-                if stored in t:
-                    line += " (stored hand-overs: time %.2fx)" % (
-                        t[stored] / time)
-                unpeeled = variant.replace("revolve_s", "revolve_unpeeled_s")
-                if unpeeled in t:
-                    line += " (no points: time %.2fx)" % (t[unpeeled] / time)
-                inner = variant.replace("revolve_s", "revolve_inner_s")
-                if inner in t:
-                    line += " (innermost points only: time %.2fx)" % (
-                        t[inner] / time)
+                for build, label in BUILDS:
+                    other = variant.replace("revolve_s", "revolve_%s_s" % build)
+                    if other in t:
+                        line += " (%s: time %.2fx)" % (label, t[other] / time)
                 whole = variant.replace("revolve_s", "revolve_whole_s")
                 if whole in t:
                     w = counters[key][whole]

@@ -484,20 +484,27 @@ void GatherEmitter::emitCoreLoop(OpBuilder &builder, unsigned k,
                 });
 }
 
-void GatherEmitter::emitIfWide(OpBuilder &builder,
-                               function_ref<void(OpBuilder &)> emitPart) {
-  // One test on symbols: every peeled dimension's extent is at least its
-  // span. The points where it holds, the slabs as nests where it does not.
+affine::AffineIfOp GatherEmitter::buildExtentIf(
+    OpBuilder &builder, ArrayRef<std::pair<unsigned, int64_t>> spans) {
   SmallVector<AffineExpr> conditions;
-  for (unsigned k = 0; k < rank; ++k)
-    if (const PeeledDim *dim = plan->getPeeled(k))
-      conditions.push_back(bounds.upperExpr(k) - bounds.lowerExpr(k) -
-                           dim->span);
-  auto wide = affine::AffineIfOp::create(
+  for (auto [k, span] : spans)
+    conditions.push_back(bounds.upperExpr(k) - bounds.lowerExpr(k) - span);
+  return affine::AffineIfOp::create(
       builder, domain.getLoc(),
       IntegerSet::get(0, bounds.operands.size(), conditions,
                       SmallVector<bool>(conditions.size(), false)),
       bounds.operands, /*withElseRegion=*/true);
+}
+
+void GatherEmitter::emitIfWide(OpBuilder &builder,
+                               function_ref<void(OpBuilder &)> emitPart) {
+  // One test on symbols: every peeled dimension's extent is at least its
+  // span. The points where it holds, the slabs as nests where it does not.
+  SmallVector<std::pair<unsigned, int64_t>> spans;
+  for (unsigned k = 0; k < rank; ++k)
+    if (const PeeledDim *dim = plan->getPeeled(k))
+      spans.emplace_back(k, dim->span);
+  auto wide = buildExtentIf(builder, spans);
   OpBuilder::InsertionGuard guard(builder);
   for (bool points : {true, false}) {
     builder.setInsertionPointToStart(points ? wide.getThenBlock()
@@ -696,14 +703,7 @@ void GatherEmitter::emitCompact(OpBuilder &builder,
 void GatherEmitter::emitExact(OpBuilder &builder, const GatherPlan &plan) {
   // The boxes are ordered only on domains at least as large as the offset
   // span in each split dimension; smaller ones take the compact fallback.
-  SmallVector<AffineExpr> conditions;
-  for (auto [k, span] : plan.sizeConditions)
-    conditions.push_back(bounds.upperExpr(k) - bounds.lowerExpr(k) - span);
-  auto check = affine::AffineIfOp::create(
-      builder, domain.getLoc(),
-      IntegerSet::get(0, bounds.operands.size(), conditions,
-                      SmallVector<bool>(conditions.size(), false)),
-      bounds.operands, /*withElseRegion=*/true);
+  auto check = buildExtentIf(builder, plan.sizeConditions);
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(check.getElseBlock());

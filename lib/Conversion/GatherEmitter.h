@@ -161,6 +161,11 @@ private:
   /// where the extents allow: then, where they do not, it runs guarded
   /// with the points' sums (emitGuardedSums), not split.
   bool sumsLikePoints(const GatherNest &nest) const;
+  /// An affine.if (with an else region) that holds where the extent of
+  /// each dimension k of `spans` is at least its span.
+  affine::AffineIfOp
+  buildExtentIf(OpBuilder &builder,
+                ArrayRef<std::pair<unsigned, int64_t>> spans);
   /// An affine.if on whether every peeled dimension's extent is at least
   /// the span of its points, with `emitPart` emitting each branch: with
   /// pointsActive set in the first, unset in the second.
