@@ -9,9 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Differentiate.h"
-#include "TimeLoopPlan.h"
-#include "TimeLoopSnapshots.h"
+#include "TimeLoopDifferentiator.h"
 
 #include "Stencil/Runtime/Checkpoint.h"
 #include "Stencil/Support/Declare.h"
@@ -28,95 +26,8 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::ad;
 
-namespace {
 
-/// The functions of the run-time library that the adjoint calls.
-struct RuntimeCalls {
-  func::FuncOp start, workspace, stepAction, actionStep, actionEnd,
-      actionSlot, finish;
-};
-
-class TimeLoopDifferentiator {
-public:
-  TimeLoopDifferentiator(func::FuncOp primal, const TimeLoopPlan &plan,
-                         StringRef name, const TimeLoopOptions &options)
-      : primal(primal), plan(plan), loop(plan.loop), adjointName(name),
-        resetOutputs(options.resetOutputs),
-        snapshotBorders(options.snapshotBorders),
-        deferHandOvers(options.deferHandOvers),
-        builder(primal.getContext()) {}
-
-  FailureOr<func::FuncOp> run();
-
-private:
-  LogicalResult outlineStep();
-  LogicalResult createAdjoint();
-  LogicalResult reverseEpilogue();
-  void declareRuntime();
-  LogicalResult emitDriver();
-  scf::WhileOp emitActionLoop(ValueRange initial, ValueRange shadows);
-  void emitDispatch(Value kind, ValueRange carried);
-  Value emitTripCount();
-  SmallVector<Value> initialBinding();
-  SmallVector<BlockArgument> stateArguments(func::FuncOp func);
-  void findStateReads();
-  SmallVector<std::optional<SnapshotBox>> planSnapshotBoxes();
-  void planHandOvers();
-  void emitStepAdjointCall(Value index, ValueRange operands);
-  SmallVector<Value> emitAdvance(ValueRange binding);
-  SmallVector<Value> emitReversedState(Value slot, ValueRange binding);
-  void emitReverse(ValueRange binding, ValueRange shadows);
-  Value stepTime(Value index);
-  SmallVector<Value> stepOperands(ValueRange binding, Value time,
-                                  ValueRange written = {});
-  LogicalResult finishScalars();
-  void cleanup();
-
-  func::FuncOp primal;
-  const TimeLoopPlan &plan;
-  scf::ForOp loop;
-  std::string adjointName;
-  bool resetOutputs, snapshotBorders, deferHandOvers;
-  OpBuilder builder;
-
-  SmallVector<unsigned> activeArgs;
-  /// The step function, its adjoint, and which captures it receives as
-  /// arguments (constants are cloned into it instead).
-  func::FuncOp step, stepAdjoint;
-  /// Where the rotation makes resets unnecessary: the step's adjoint for
-  /// the steps between the last and the first (whose handed-over shadows
-  /// hold nothing to keep), and the resets alone, for after step 0. With
-  /// deferred hand-overs, the steady variant that also stores what the step
-  /// reversed before deferred (all but the first two steps reversed), and
-  /// the stores the last one deferred.
-  SmallVector<ShadowHandOver> handOvers;
-  func::FuncOp steadyAdjoint, receivingAdjoint, handOverReset, handOverFlush;
-  Value tripCount;
-  SmallVector<Value> stepCaptures;
-  func::FuncOp adjoint;
-  RuntimeCalls runtime;
-  /// The primal mapping, adjoints and activity of the function level.
-  AdjointState top;
-  /// The shadow argument of each active argument (arrays and scalars).
-  llvm::DenseMap<Value, Value> argShadows;
-  /// The adjoint of each accumulator's result, seeding every step's term.
-  SmallVector<Value> termSeeds;
-  /// The schedule and the snapshots in its workspace.
-  Value schedule;
-  std::optional<SnapshotLayout> snapshots;
-  /// Which state arrays the step's adjoint reads; none: no snapshots, no
-  /// forward steps.
-  SmallVector<bool> stateRead;
-  bool stateless = false;
-  /// The dynamic extents of each state array (rotated arrays have the
-  /// extents of the argument they start from), taken before the schedule.
-  SmallVector<SmallVector<Value>> stateSizes;
-};
-
-} // namespace
-
-/// Returns true if the function argument `arg` is marked active.
-static bool isActiveArg(func::FuncOp func, BlockArgument arg) {
+bool ad::isActiveArg(func::FuncOp func, BlockArgument arg) {
   if (arg.getOwner()->getParentOp() != func.getOperation())
     return false;
   return static_cast<bool>(func.getArgAttr(arg.getArgNumber(), kActiveAttr));
@@ -257,6 +168,8 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
     top.primal.map(result, placeholder.getResult(0));
     top.active.insert(result);
   }
+  SmallVector<Operation *> tailPlaceholders;
+  placeTailResults(tailPlaceholders);
   SmallVector<Operation *> clones;
   for (Operation *op : plan.epilogue) {
     clones.push_back(builder.clone(*op, top.primal));
@@ -286,7 +199,7 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
     placeholders[k]->erase();
     termSeeds.push_back(getAdjointOrZero(builder, loc, top, result));
   }
-  return success();
+  return seedTail(tailPlaceholders);
 }
 
 void TimeLoopDifferentiator::declareRuntime() {
@@ -312,8 +225,7 @@ void TimeLoopDifferentiator::declareRuntime() {
   runtime.finish = declare("stencil_ckpt_finish", {ptr}, {});
 }
 
-/// Calls `callee` with `args` and returns its result as an index, if any.
-static Value callIndex(OpBuilder &builder, Location loc, func::FuncOp callee,
+Value ad::callIndex(OpBuilder &builder, Location loc, func::FuncOp callee,
                        ValueRange args) {
   auto call = func::CallOp::create(builder, loc, callee, args);
   if (call.getNumResults() == 0)
@@ -412,10 +324,8 @@ SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
   return initial;
 }
 
-/// Returns `binding` rotated by `rotation` (entry k of the result is entry
-/// rotation[k] of `binding`).
-static SmallVector<Value> rotate(ValueRange binding,
-                                 ArrayRef<unsigned> rotation) {
+SmallVector<Value> ad::rotate(ValueRange binding,
+                              ArrayRef<unsigned> rotation) {
   SmallVector<Value> result;
   for (unsigned from : rotation)
     result.push_back(binding[from]);
@@ -620,7 +530,9 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   // A state the step's adjoint does not read has no bytes to keep: the
   // library then schedules the reversed steps alone.
   findStateReads();
+  findTailReads();
   planHandOvers();
+  Value scheduled = scheduledSteps(steps);
   Value bytes = arith::ConstantIndexOp::create(builder, loc, 0);
   if (!stateless) {
     SmallVector<MemRefType> types;
@@ -628,14 +540,15 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
       types.push_back(cast<MemRefType>(array.getType()));
     // The library stores every state when the count allows it.
     Value storeAll = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::sge, snapshotCount, steps);
+        builder, loc, arith::CmpIPredicate::sge, snapshotCount, scheduled);
     snapshots.emplace(builder, loc, types, stateSizes, stateRead,
                       planSnapshotBoxes(), storeAll);
     bytes = snapshots->slotBytes();
   }
   schedule = func::CallOp::create(
                  builder, loc, runtime.start,
-                 ValueRange{toI64(steps), toI64(snapshotCount), toI64(bytes)})
+                 ValueRange{toI64(scheduled), toI64(snapshotCount),
+                            toI64(bytes)})
                  .getResult(0);
   Value null = LLVM::ZeroOp::create(builder, loc, schedule.getType());
   Value started = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
@@ -662,6 +575,7 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
         scf::YieldOp::create(b, l, rotate(current, plan.rotation));
       });
 
+  emitUnscheduledTail(initial, shadows, steps);
   scf::WhileOp actions = emitActionLoop(initial, forward.getResults());
   builder.setInsertionPointAfter(actions);
   func::CallOp::create(builder, loc, runtime.finish, schedule);
@@ -719,8 +633,7 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
     scf::YieldOp::create(builder, loc, values);
   };
   builder.setInsertionPointToStart(cases[kinds.size() - 1]);
-  emitReverse(binding, shadowBinding);
-  yieldState(binding, rotate(shadowBinding, plan.inverse()));
+  yieldState(binding, emitReverseOrTail(binding, shadowBinding));
   builder.setInsertionPointToStart(cases.back());
   yieldState(binding, shadowBinding);
   if (stateless)
@@ -754,13 +667,14 @@ LogicalResult TimeLoopDifferentiator::finishScalars() {
 }
 
 void TimeLoopDifferentiator::cleanup() {
-  for (func::FuncOp func : {adjoint, stepAdjoint, step})
+  for (func::FuncOp func : {adjoint, stepAdjoint, step, tailAdjoint, tail})
     if (func)
       func.erase();
 }
 
 FailureOr<func::FuncOp> TimeLoopDifferentiator::run() {
-  if (failed(outlineStep()) || failed(createAdjoint())) {
+  if (failed(outlineStep()) || failed(outlineTail()) ||
+      failed(createAdjoint())) {
     cleanup();
     return failure();
   }

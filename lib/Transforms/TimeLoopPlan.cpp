@@ -28,7 +28,28 @@ SmallVector<unsigned> TimeLoopPlan::inverse() const {
   return result;
 }
 
-/// Checks the ops before and after the loop: scalar computations only.
+/// Checks a domain after the loop: it may only read arrays and sum floats.
+static LogicalResult checkTailDomain(DomainOp domain) {
+  for (Operation &op : domain.getBodyBlock()->getOperations())
+    if (auto access = dyn_cast<AccessOpInterface>(op); access &&
+        access.isWrite())
+      return op.emitOpError(
+          "writes an array after the time loop of a function to "
+          "differentiate; not supported yet (domains after the loop may "
+          "only read arrays and sum floats, e.g. a misfit of the final "
+          "state)");
+  return success();
+}
+
+/// Whether `user` is inside one of the domains of `tail`.
+static bool isInTail(Operation *user, ArrayRef<DomainOp> tail) {
+  return llvm::any_of(tail, [&](DomainOp domain) {
+    return domain->isAncestor(user);
+  });
+}
+
+/// Checks the ops before and after the loop: scalar computations, and after
+/// it domains that read the final state (the tail).
 static LogicalResult checkOutsideOps(TimeLoopPlan &plan, func::FuncOp func) {
   bool after = false;
   for (Operation &op : func.getBody().front()) {
@@ -41,19 +62,33 @@ static LogicalResult checkOutsideOps(TimeLoopPlan &plan, func::FuncOp func) {
     if (isa<scf::ForOp>(op))
       return op.emitOpError("is a second time loop in a function to "
                             "differentiate; only one is supported yet");
+    if (auto domain = dyn_cast<DomainOp>(op); domain && after) {
+      if (failed(checkTailDomain(domain)))
+        return failure();
+      plan.tail.push_back(domain);
+      continue;
+    }
     if (isa<DomainOp>(op) || op.getNumRegions() != 0 ||
         !isMemoryEffectFree(&op))
       return op.emitOpError()
              << "is not supported yet " << (after ? "after" : "before")
              << " the time loop of a function to differentiate (expected "
-                "side-effect free scalar ops; domains belong in the loop)";
+             << (after ? "side-effect free scalar ops and domains that only "
+                         "read arrays"
+                       : "side-effect free scalar ops; domains belong in the "
+                         "loop")
+             << ")";
     (after ? plan.epilogue : plan.prologue).push_back(&op);
   }
   for (Value result : plan.loop.getResults())
-    if (isa<MemRefType>(result.getType()) && !result.use_empty())
+    for (Operation *user : result.getUsers()) {
+      if (!isa<MemRefType>(result.getType()) || isInTail(user, plan.tail))
+        continue;
       return plan.loop.emitOpError(
-          "has an array result that is used; not supported yet (the final "
-          "state is in the arrays the loop was given)");
+          "has an array result that is used other than read in a domain "
+          "after the loop; not supported yet (the final state is in the "
+          "arrays the loop was given)");
+    }
   return success();
 }
 
@@ -131,6 +166,24 @@ static LogicalResult planIterArgs(TimeLoopPlan &plan,
   return success();
 }
 
+/// The floats that the active arguments of `func` (and `alsoActive`) are,
+/// and that the ops `ops` (in order) compute from them.
+static llvm::SmallDenseSet<Value>
+activeFloats(func::FuncOp func, ArrayRef<Operation *> ops,
+             function_ref<bool(BlockArgument)> isActive,
+             ValueRange alsoActive = {}) {
+  llvm::SmallDenseSet<Value> active(alsoActive.begin(), alsoActive.end());
+  for (BlockArgument arg : func.getArguments())
+    if (isActive(arg) && isStencilFloat(arg.getType()))
+      active.insert(arg);
+  for (Operation *op : ops)
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      for (Value result : op->getResults())
+        active.insert(result);
+  return active;
+}
+
 /// Collects what the body reads from above and checks it.
 static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
                                   function_ref<bool(BlockArgument)> isActive) {
@@ -154,16 +207,8 @@ static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
   llvm::SmallDenseSet<Value> inits;
   for (unsigned position : plan.arrays)
     inits.insert(loop.getInitArgs()[position]);
-  // Float values above the loop that depend on active arguments.
-  llvm::SmallDenseSet<Value> activeAbove;
-  for (BlockArgument arg : func.getArguments())
-    if (isActive(arg) && isStencilFloat(arg.getType()))
-      activeAbove.insert(arg);
-  for (Operation *op : plan.prologue)
-    if (llvm::any_of(op->getOperands(),
-                     [&](Value v) { return activeAbove.contains(v); }))
-      for (Value result : op->getResults())
-        activeAbove.insert(result);
+  llvm::SmallDenseSet<Value> activeAbove =
+      activeFloats(func, plan.prologue, isActive);
 
   for (Value capture : plan.captures) {
     auto arg = dyn_cast<BlockArgument>(capture);
@@ -195,6 +240,64 @@ static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
   return success();
 }
 
+/// Collects what the tail reads from outside it and checks it: arrays are
+/// arguments or the loop's final arrays, floats are not computed from
+/// active values (other than active arguments themselves).
+static LogicalResult planTailCaptures(TimeLoopPlan &plan, func::FuncOp func,
+                                      function_ref<bool(BlockArgument)> isActive) {
+  if (plan.tail.empty())
+    return success();
+  scf::ForOp loop = plan.loop;
+  llvm::SmallDenseSet<Value> rotatedInits;
+  for (unsigned position : plan.arrays)
+    rotatedInits.insert(loop.getInitArgs()[position]);
+  SmallVector<Operation *> above(plan.prologue);
+  llvm::append_range(above, plan.epilogue);
+  // The loop's sums and the tail's results are active too.
+  SmallVector<Value> results(loop.getResults());
+  for (DomainOp domain : plan.tail)
+    llvm::append_range(results, domain->getResults());
+  llvm::SmallDenseSet<Value> active =
+      activeFloats(func, above, isActive, results);
+  for (DomainOp domain : plan.tail)
+    domain->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (!domain.getRegion().isAncestor(operand.getParentRegion()))
+          plan.tailCaptures.insert(operand);
+    });
+  for (Value capture : plan.tailCaptures) {
+    Operation *user = *llvm::find_if(capture.getUsers(), [&](Operation *u) {
+      return isInTail(u, plan.tail);
+    });
+    auto arg = dyn_cast<BlockArgument>(capture);
+    bool isArg = arg && arg.getOwner()->getParentOp() == func.getOperation();
+    if (capture.getDefiningOp() == loop.getOperation()) {
+      if (!isa<MemRefType>(capture.getType()))
+        return user->emitOpError(
+            "reads the sum of the time loop in a domain after it; not "
+            "supported yet");
+      continue;
+    }
+    if (isa<MemRefType>(capture.getType())) {
+      if (!isArg)
+        return user->emitOpError(
+            "reads an array after the time loop that is neither an argument "
+            "nor a result of the loop; not supported yet");
+      if (rotatedInits.contains(capture))
+        return user->emitOpError()
+               << "reads argument #" << arg.getArgNumber()
+               << " after the time loop, which rotates it; read the loop's "
+                  "result instead";
+      continue;
+    }
+    if (!isArg && active.contains(capture))
+      return user->emitOpError(
+          "reads a float computed from active values outside the domains "
+          "after the time loop; not supported yet (pass it as an argument)");
+  }
+  return success();
+}
+
 FailureOr<TimeLoopPlan>
 ad::planTimeLoop(func::FuncOp func, scf::ForOp loop,
                      function_ref<bool(BlockArgument)> isActiveArg) {
@@ -202,7 +305,8 @@ ad::planTimeLoop(func::FuncOp func, scf::ForOp loop,
   plan.loop = loop;
   if (failed(checkOutsideOps(plan, func)) ||
       failed(planIterArgs(plan, isActiveArg)) ||
-      failed(planCaptures(plan, func, isActiveArg)))
+      failed(planCaptures(plan, func, isActiveArg)) ||
+      failed(planTailCaptures(plan, func, isActiveArg)))
     return failure();
   if (plan.arrays.empty() && plan.writtenCaptures.empty())
     return loop.emitOpError(

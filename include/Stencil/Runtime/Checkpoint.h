@@ -27,7 +27,8 @@
  *                         left as it is);
  *   STENCIL_CKPT_DONE     every step has been reversed.
  *
- * Steps are reversed from T - 1 down to 0, each once. Slots are used as a
+ * Steps are reversed from T - 1 down to 0, each once, the last one first,
+ * from the working state (the schedule advances to it). Slots are used as a
  * stack: slot k is only written while slots 0 .. k-1 hold live states. The
  * schedule is computed as it goes, in O(S) memory and O(log T) time per
  * action (the binomial split of each interval is found by bisection on the

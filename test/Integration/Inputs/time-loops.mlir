@@ -226,3 +226,168 @@ func.func @mixed1d(%a0: memref<?xf64> {stencil.active},
   }
   return %res#2 : f64
 }
+
+// wave1d with an objective of the final state after the loop as well (the
+// tail, docs/TimeLoops.md, section 1): J = sum_t misfit_t + 3 * 1/2 sum_i
+// (u_T[i] - dT[i])^2 + sum_i c[i] u_{T-1}[i] u_T[i+1]. The steps' adjoints
+// read the state, so the schedule reverses T + 1 steps, the last being the
+// tail.
+func.func @wave1d_final(%u0: memref<?xf64> {stencil.active},
+                        %u1: memref<?xf64> {stencil.active},
+                        %u2: memref<?xf64> {stencil.active},
+                        %c: memref<?xf64> {stencil.active},
+                        %w: memref<?xf64>, %d: memref<?xf64>,
+                        %dT: memref<?xf64>, %n: index, %s: index,
+                        %r: index, %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %nm2 = arith.subi %nm1, %c1 : index
+  %res:4 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %um = stencil.gather %cur[-1] : memref<?xf64>
+      %u = stencil.gather %cur[0] : memref<?xf64>
+      %up = stencil.gather %cur[1] : memref<?xf64>
+      %p = stencil.gather %prev[0] : memref<?xf64>
+      %cc = stencil.gather %c[0] : memref<?xf64>
+      %u2x = arith.mulf %two, %u : f64
+      %l1 = arith.addf %um, %up : f64
+      %lap = arith.subf %l1, %u2x : f64
+      %cl = arith.mulf %cc, %lap : f64
+      %a = arith.subf %u2x, %p : f64
+      %v = arith.addf %a, %cl : f64
+      stencil.store %v to %next : memref<?xf64>
+    }
+    %wt = memref.load %w[%t] : memref<?xf64>
+    %s1 = arith.addi %s, %c1 : index
+    stencil.domain (%i) = (%s) to (%s1) {
+      stencil.accumulate %wt to %next[0] : memref<?xf64>
+    }
+    %dt = memref.load %d[%t] : memref<?xf64>
+    %r1 = arith.addi %r, %c1 : index
+    %term = stencil.domain (%i) = (%r) to (%r1) -> f64 {
+      %half = arith.constant 0.5 : f64
+      %un = stencil.gather %next[0] : memref<?xf64>
+      %e = arith.subf %un, %dt : f64
+      %e2 = arith.mulf %e, %e : f64
+      %h = arith.mulf %half, %e2 : f64
+      stencil.yield %h : f64
+    }
+    %J1 = arith.addf %J, %term : f64
+    scf.yield %cur, %next, %prev, %J1
+        : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64
+  }
+  %misfit = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %half = arith.constant 0.5 : f64
+    %u = stencil.gather %res#1[0] : memref<?xf64>
+    %o = stencil.gather %dT[0] : memref<?xf64>
+    %e = arith.subf %u, %o : f64
+    %e2 = arith.mulf %e, %e : f64
+    %h = arith.mulf %half, %e2 : f64
+    stencil.yield %h : f64
+  }
+  %cross = stencil.domain (%i) = (1) to (%nm2) -> f64 {
+    %cc = stencil.gather %c[0] : memref<?xf64>
+    %a = stencil.gather %res#0[0] : memref<?xf64>
+    %b = stencil.gather %res#1[1] : memref<?xf64>
+    %ab = arith.mulf %a, %b : f64
+    %x = arith.mulf %cc, %ab : f64
+    stencil.yield %x : f64
+  }
+  %three = arith.constant 3.0 : f64
+  %m3 = arith.mulf %three, %misfit : f64
+  %sum = arith.addf %res#3, %m3 : f64
+  %total = arith.addf %sum, %cross : f64
+  return %total : f64
+}
+
+// wave1d without the per-step misfit and with the velocity passive: the
+// steps' adjoints read no state, so no schedule advances it; the objective
+// 1/2 sum_i (u_T[i] - dT[i])^2 of the final state does, so the adjoint
+// first runs the T steps forward for it.
+func.func @wave1d_final_passive(%u0: memref<?xf64> {stencil.active},
+                                %u1: memref<?xf64> {stencil.active},
+                                %u2: memref<?xf64> {stencil.active},
+                                %c: memref<?xf64>, %dT: memref<?xf64>,
+                                %n: index, %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  %res:3 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%prev = %u0, %cur = %u1, %next = %u2)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %um = stencil.gather %cur[-1] : memref<?xf64>
+      %u = stencil.gather %cur[0] : memref<?xf64>
+      %up = stencil.gather %cur[1] : memref<?xf64>
+      %p = stencil.gather %prev[0] : memref<?xf64>
+      %cc = stencil.gather %c[0] : memref<?xf64>
+      %u2x = arith.mulf %two, %u : f64
+      %l1 = arith.addf %um, %up : f64
+      %lap = arith.subf %l1, %u2x : f64
+      %cl = arith.mulf %cc, %lap : f64
+      %a = arith.subf %u2x, %p : f64
+      %v = arith.addf %a, %cl : f64
+      stencil.store %v to %next : memref<?xf64>
+    }
+    scf.yield %cur, %next, %prev
+        : memref<?xf64>, memref<?xf64>, memref<?xf64>
+  }
+  %misfit = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %half = arith.constant 0.5 : f64
+    %u = stencil.gather %res#1[0] : memref<?xf64>
+    %o = stencil.gather %dT[0] : memref<?xf64>
+    %e = arith.subf %u, %o : f64
+    %e2 = arith.mulf %e, %e : f64
+    %h = arith.mulf %half, %e2 : f64
+    stencil.yield %h : f64
+  }
+  return %misfit : f64
+}
+
+// heat2d with a linear objective of the final state, sum g u: neither the
+// steps' adjoints nor the tail's read the state, so the adjoint runs no
+// primal step at all (and the dot-product test applies).
+func.func @heat2d_final(%u: memref<?x?xf64> {stencil.active},
+                        %tmp: memref<?x?xf64> {stencil.active},
+                        %g: memref<?x?xf64>, %k: f64, %n: index, %m: index,
+                        %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  %mm1 = arith.subi %m, %c1 : index
+  scf.for %t = %c0 to %steps step %c1 {
+    stencil.domain (%i, %j) = (1, 1) to (%nm1, %mm1) {
+      %four = arith.constant 4.0 : f64
+      %a = stencil.gather %u[-1, 0] : memref<?x?xf64>
+      %b = stencil.gather %u[1, 0] : memref<?x?xf64>
+      %c = stencil.gather %u[0, -1] : memref<?x?xf64>
+      %d = stencil.gather %u[0, 1] : memref<?x?xf64>
+      %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+      %ab = arith.addf %a, %b : f64
+      %cd = arith.addf %c, %d : f64
+      %s = arith.addf %ab, %cd : f64
+      %x4 = arith.mulf %four, %x : f64
+      %lap = arith.subf %s, %x4 : f64
+      %kl = arith.mulf %k, %lap : f64
+      %v = arith.addf %x, %kl : f64
+      stencil.store %v to %tmp : memref<?x?xf64>
+    }
+    stencil.domain (%i, %j) = (1, 1) to (%nm1, %mm1) {
+      %v = stencil.gather %tmp[0, 0] : memref<?x?xf64>
+      stencil.store %v to %u : memref<?x?xf64>
+    }
+  }
+  %dot = stencil.domain (%i, %j) = (0, 0) to (%n, %m) -> f64 {
+    %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+    %y = stencil.gather %g[0, 0] : memref<?x?xf64>
+    %xy = arith.mulf %x, %y : f64
+    stencil.yield %xy : f64
+  }
+  return %dot : f64
+}

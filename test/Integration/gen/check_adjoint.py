@@ -50,7 +50,8 @@
 # "trip_count": expr, each schedule's statistics (stencil_ckpt_last_stats)
 # must show min(snapshots, T) slots and Revolve's optimal number of forward
 # steps, computed here from the closed form; for a linear case, whose
-# adjoint needs none of the states, no slot and no forward step.
+# adjoint needs none of the states, no slot and no forward step (likewise
+# for a case marked "stateless": true, whose steps' adjoints read no state).
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -249,6 +250,9 @@ class Case:
         self.args = desc["args"]
         self.results = desc.get("results", 0)
         self.linear = desc.get("linear", False)
+        # A loop whose steps' adjoints read no state (linear ones, and
+        # others the description marks "stateless") keeps no snapshot.
+        self.stateless = desc.get("stateless", self.linear)
         self.arrays = [a for a in self.args if a["kind"] == "array"]
         self.active_arrays = [a["name"] for a in self.arrays if a.get("active")]
         self.scalars = [a for a in self.args if a["kind"] == "scalar"]
@@ -585,9 +589,9 @@ class Checker:
         steps = case.size_expr(case.trip_count, sizes)
         slots = max(1, min(count, steps))
         want = (steps, slots, revolve_forward_steps(steps, slots))
-        if case.linear:
-            # The adjoint of a loop linear in its state does not read the
-            # state: nothing is kept or recomputed.
+        if case.stateless:
+            # The steps' adjoints do not read the state: nothing is kept or
+            # recomputed.
             want = (steps, 0, 0)
         got = case.stats()
         have = (got.steps, got.slots, got.forward_steps)

@@ -10,6 +10,8 @@
  *     (the working state, or a slot that holds it and is then dead), never
  *     right after a RESTORE (it reads the slot instead), and store-all
  *     restores nothing;
+ *   - the last step is reversed first, from the working state (the
+ *     schedule advances to it), never from a slot;
  *   - every step is reversed exactly once, from T - 1 down to 0;
  *   - no more than S slots are used;
  *   - the forward steps equal stencil_ckpt_forward_steps(T, S), which equals
@@ -131,6 +133,9 @@ static long long simulate(long long steps, long long slots) {
         error = "REVERSE out of order";
       else if (restored)
         error = "RESTORE right before REVERSE (the slot could be read)";
+      else if (a.step == steps - 1 && a.slot != -1)
+        /* The tail of a time loop (docs/TimeLoops.md) relies on it. */
+        error = "the last step reversed from a slot, not the working state";
       else if (a.slot == -1 ? position != a.step
                             : a.slot < 0 || a.slot >= used ||
                                   slot[a.slot] != a.step)

@@ -1,0 +1,160 @@
+// RUN: stencil-opt %s -split-input-file -verify-diagnostics --stencil-adjoint
+
+// Domains after a time loop (its tail, docs/TimeLoops.md, section 1) that
+// --stencil-adjoint does not reverse (yet), reported at the op concerned.
+
+// A domain after the loop may not write.
+func.func @tail_writes(%a: memref<?xf64> {stencil.active},
+                       %b: memref<?xf64> {stencil.active}, %n: index,
+                       %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  stencil.domain (%i) = (0) to (%n) {
+    %v = stencil.gather %r#0[0] : memref<?xf64>
+    // expected-error@+1 {{'stencil.store' op writes an array after the time loop of a function to differentiate; not supported yet (domains after the loop may only read arrays and sum floats, e.g. a misfit of the final state)}}
+    stencil.store %v to %r#1 : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// The final arrays are read in domains, not taken apart by other ops.
+func.func @result_subview(%a: memref<?xf64> {stencil.active},
+                          %b: memref<?xf64> {stencil.active}, %n: index,
+                          %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op has an array result that is used other than read in a domain after the loop; not supported yet (the final state is in the arrays the loop was given)}}
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %v = memref.subview %r#0[1] [%n] [1]
+      : memref<?xf64> to memref<?xf64, strided<[1], offset: 1>>
+  %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %v[0] : memref<?xf64, strided<[1], offset: 1>>
+    stencil.yield %u : f64
+  }
+  return %s : f64
+}
+
+// -----
+
+// The loop's sums have no value in the adjoint.
+func.func @tail_reads_sum(%a: memref<?xf64> {stencil.active},
+                          %b: memref<?xf64> {stencil.active}, %n: index,
+                          %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r:3 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b,
+      %J = %zero) -> (memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    %term = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.yield %v : f64
+    }
+    %J1 = arith.addf %J, %term : f64
+    scf.yield %y, %x, %J1 : memref<?xf64>, memref<?xf64>, f64
+  }
+  %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %r#0[0] : memref<?xf64>
+    // expected-error@+1 {{'arith.mulf' op reads the sum of the time loop in a domain after it; not supported yet}}
+    %x = arith.mulf %u, %r#2 : f64
+    stencil.yield %x : f64
+  }
+  return %s : f64
+}
+
+// -----
+
+// An argument the loop rotates holds some state after it: which one
+// depends on the trip count.
+func.func @tail_reads_rotated_argument(%a: memref<?xf64> {stencil.active},
+                                       %b: memref<?xf64> {stencil.active},
+                                       %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+    // expected-error@+1 {{'stencil.gather' op reads argument #0 after the time loop, which rotates it; read the loop's result instead}}
+    %u = stencil.gather %a[0] : memref<?xf64>
+    stencil.yield %u : f64
+  }
+  return %s : f64
+}
+
+// -----
+
+// A tail's sum used nonlinearly needs its value in the adjoint.
+func.func @tail_squared(%a: memref<?xf64> {stencil.active},
+                        %b: memref<?xf64> {stencil.active}, %n: index,
+                        %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %r#0[0] : memref<?xf64>
+    stencil.yield %u : f64
+  }
+  // expected-error@+1 {{'arith.mulf' op needs the value of a sum computed after the time loop in the adjoint (it is used nonlinearly); not supported yet}}
+  %s2 = arith.mulf %s, %s : f64
+  return %s2 : f64
+}
+
+// -----
+
+// A float computed from an active scalar outside the tail.
+func.func @tail_reads_active_float(%a: memref<?xf64> {stencil.active},
+                                   %b: memref<?xf64> {stencil.active},
+                                   %k: f64 {stencil.active}, %n: index,
+                                   %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %k2 = arith.mulf %k, %k : f64
+  %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %r#0[0] : memref<?xf64>
+    // expected-error@+1 {{'arith.mulf' op reads a float computed from active values outside the domains after the time loop; not supported yet (pass it as an argument)}}
+    %x = arith.mulf %u, %k2 : f64
+    stencil.yield %x : f64
+  }
+  return %s : f64
+}

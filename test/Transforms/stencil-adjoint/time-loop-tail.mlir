@@ -1,0 +1,128 @@
+// RUN: stencil-opt %s -split-input-file --stencil-adjoint | FileCheck %s
+
+// Domains after a time loop that read its final state (the tail,
+// docs/TimeLoops.md, section 1) become a private function, differentiated
+// like a step, whose adjoint runs before any step's.
+
+// The steps' adjoints read the state: the schedule reverses T + 1 steps,
+// "step T" being the tail, run on the working state as bound after the
+// last step (the shadows rotated once more, or not at all when T = 0).
+// CHECK-LABEL: func.func @decay_adjoint(
+// CHECK-SAME: %[[SEED:[a-z0-9]+]]: f64, %{{[a-z0-9]+}}: index)
+// CHECK: %[[JSEED:.*]] = arith.mulf %[[SEED]], %{{.*}} : f64
+// CHECK: %[[COUNT:.*]] = arith.maxsi
+// CHECK-NEXT: %[[T:.*]] = arith.select %{{.*}}, %[[COUNT]], %{{.*}} : index
+// CHECK: %[[T1:.*]] = arith.addi %[[T]], %{{.*}} : index
+// CHECK: %[[T1I:.*]] = arith.index_cast %[[T1]] : index to i64
+// CHECK: call @stencil_ckpt_start(%[[T1I]],
+// CHECK: case 3 {
+// CHECK: %[[STEP:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[ISTAIL:.*]] = arith.cmpi eq, %[[STEP]], %[[T]] : index
+// CHECK: scf.if %[[ISTAIL]]
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[T]], %{{.*}} : index
+// CHECK: %[[SH0:.*]] = arith.select %[[NONE]], %[[B0:.*]], %[[B1:.*]] : memref<?xf64>
+// CHECK: func.call @decay_tail_adjoint(%{{.*}}, %{{.*}}, %{{.*}}, %[[SH0]], %[[JSEED]])
+// CHECK-NEXT: scf.yield %[[B0]], %[[B1]]
+// CHECK: } else {
+// CHECK: func.call @decay_step_adjoint(
+// CHECK: func.func private @decay_tail(%{{.*}}: memref<?xf64> {stencil.active}, %{{.*}}: memref<?xf64>, %{{.*}}: index) -> f64
+// CHECK: stencil.domain
+// CHECK: stencil.gather
+// CHECK: func.func private @decay_tail_adjoint(
+// CHECK: stencil.accumulate
+func.func @decay(%a: memref<?xf64> {stencil.active},
+                 %b: memref<?xf64> {stencil.active},
+                 %d: memref<?xf64>, %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      %s = math.sin %v : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %J = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %r#0[0] : memref<?xf64>
+    %o = stencil.gather %d[0] : memref<?xf64>
+    %e = arith.subf %u, %o : f64
+    %e2 = arith.mulf %e, %e : f64
+    stencil.yield %e2 : f64
+  }
+  %two = arith.constant 2.0 : f64
+  %J2 = arith.mulf %two, %J : f64
+  return %J2 : f64
+}
+
+// -----
+
+// The steps' adjoints read no state (linear, the coefficient passive), so
+// no schedule advances the state; the tail reads it, so the T primal steps
+// run first, then the tail's adjoint, before the schedule (T steps only).
+// CHECK-LABEL: func.func @linear_final_adjoint(
+// CHECK: %[[COUNT:.*]] = arith.maxsi
+// CHECK-NEXT: %[[T:.*]] = arith.select %{{.*}}, %[[COUNT]], %{{.*}} : index
+// CHECK: %[[TI:.*]] = arith.index_cast %[[T]] : index to i64
+// CHECK: call @stencil_ckpt_start(%[[TI]],
+// CHECK: %[[FINAL:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %[[T]] step
+// CHECK: func.call @linear_final_step(
+// CHECK-NEXT: scf.yield
+// CHECK: func.call @linear_final_tail_adjoint(%[[FINAL]]#0, %{{.*}}, %[[FINAL]]#2, %{{.*}})
+// CHECK: scf.while
+func.func @linear_final(%a: memref<?xf64> {stencil.active},
+                        %b: memref<?xf64> {stencil.active},
+                        %c: memref<?xf64>, %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      %k = stencil.gather %c[0] : memref<?xf64>
+      %s = arith.mulf %v, %k : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %J = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %r#0[0] : memref<?xf64>
+    %u2 = arith.mulf %u, %u : f64
+    stencil.yield %u2 : f64
+  }
+  return %J : f64
+}
+
+// -----
+
+// A tail linear in the state reads none of it: its adjoint runs first,
+// on the arrays as bound after T steps, without any primal step.
+// CHECK-LABEL: func.func @dot_final_adjoint(
+// CHECK: %[[FINAL:.*]]:4 = scf.for
+// CHECK-NOT: func.call @dot_final_step(
+// CHECK: scf.yield
+// CHECK: func.call @dot_final_tail_adjoint(%[[FINAL]]#1, %{{.*}}, %{{.*}}, %[[FINAL]]#3,
+// CHECK: scf.while
+func.func @dot_final(%a: memref<?xf64> {stencil.active},
+                     %b: memref<?xf64> {stencil.active},
+                     %g: memref<?xf64>, %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      %s = math.sin %v : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %J = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %r#1[0] : memref<?xf64>
+    %w = stencil.gather %g[0] : memref<?xf64>
+    %uw = arith.mulf %u, %w : f64
+    stencil.yield %uw : f64
+  }
+  return %J : f64
+}
