@@ -168,8 +168,8 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
     top.primal.map(result, placeholder.getResult(0));
     top.active.insert(result);
   }
-  SmallVector<Operation *> tailPlaceholders;
-  placeTailResults(tailPlaceholders);
+  SmallVector<Operation *> outsidePlaceholders;
+  placeOutsideResults(outsidePlaceholders);
   SmallVector<Operation *> clones;
   for (Operation *op : plan.epilogue) {
     clones.push_back(builder.clone(*op, top.primal));
@@ -199,7 +199,7 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
     placeholders[k]->erase();
     termSeeds.push_back(getAdjointOrZero(builder, loc, top, result));
   }
-  return seedTail(tailPlaceholders);
+  return seedOutside(outsidePlaceholders);
 }
 
 void TimeLoopDifferentiator::declareRuntime() {
@@ -557,6 +557,7 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   // nothing is computed.
   auto ifStarted = scf::IfOp::create(builder, loc, started);
   builder.setInsertionPoint(ifStarted.thenBlock()->getTerminator());
+  emitHead();
 
   for (unsigned position : plan.arrays)
     shadows.push_back(top.shadows.lookup(loop.getInitArgs()[position]));
@@ -579,6 +580,7 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   scf::WhileOp actions = emitActionLoop(initial, forward.getResults());
   builder.setInsertionPointAfter(actions);
   func::CallOp::create(builder, loc, runtime.finish, schedule);
+  emitHeadAdjoint();
   if (failed(finishScalars()))
     return failure();
   builder.setInsertionPointAfter(ifStarted);
@@ -667,14 +669,15 @@ LogicalResult TimeLoopDifferentiator::finishScalars() {
 }
 
 void TimeLoopDifferentiator::cleanup() {
-  for (func::FuncOp func : {adjoint, stepAdjoint, step, tailAdjoint, tail})
+  for (func::FuncOp func :
+       {adjoint, stepAdjoint, step, tailAdjoint, tail, headAdjoint, head})
     if (func)
       func.erase();
 }
 
 FailureOr<func::FuncOp> TimeLoopDifferentiator::run() {
-  if (failed(outlineStep()) || failed(outlineTail()) ||
-      failed(createAdjoint())) {
+  if (failed(outlineStep()) || failed(outlineOutside(/*after=*/true)) ||
+      failed(outlineOutside(/*after=*/false)) || failed(createAdjoint())) {
     cleanup();
     return failure();
   }

@@ -1,7 +1,7 @@
 //===- TimeLoopDifferentiator.h - Reversal of a time loop -------*- C++ -*-===//
 //
 // The state of the reversal of one time loop (docs/TimeLoops.md), shared by
-// TimeLoopAdjoint.cpp (the step, the schedule's driver) and TimeLoopTail.cpp
+// TimeLoopAdjoint.cpp (the step, the schedule's driver) and TimeLoopOutside.cpp
 // (the domains after the loop). Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
@@ -60,11 +60,15 @@ private:
   LogicalResult finishScalars();
   void cleanup();
 
-  // The tail (TimeLoopTail.cpp): the domains after the loop, outlined and
-  // differentiated, reversed first on the final state.
-  LogicalResult outlineTail();
-  void placeTailResults(SmallVectorImpl<Operation *> &placeholders);
-  LogicalResult seedTail(ArrayRef<Operation *> placeholders);
+  // The head and the tail (TimeLoopOutside.cpp): the domains before and
+  // after the loop, outlined and differentiated; the tail is reversed
+  // first, on the final state, the head last.
+  LogicalResult outlineOutside(bool after);
+  LogicalResult checkHeadReads();
+  void placeOutsideResults(SmallVectorImpl<Operation *> &placeholders);
+  LogicalResult seedOutside(ArrayRef<Operation *> placeholders);
+  void emitHead();
+  void emitHeadAdjoint();
   void findTailReads();
   bool tailIsScheduled() const;
   Value scheduledSteps(Value steps);
@@ -120,6 +124,10 @@ private:
   /// adjoint reads the final state.
   func::FuncOp tail, tailAdjoint;
   SmallVector<Value> tailSeeds;
+  /// The head as a function of its captures, its adjoint, and the adjoints
+  /// of its sums.
+  func::FuncOp head, headAdjoint;
+  SmallVector<Value> headSeeds;
   bool tailReadsState = false;
 };
 

@@ -41,9 +41,9 @@ static LogicalResult checkTailDomain(DomainOp domain) {
   return success();
 }
 
-/// Whether `user` is inside one of the domains of `tail`.
-static bool isInTail(Operation *user, ArrayRef<DomainOp> tail) {
-  return llvm::any_of(tail, [&](DomainOp domain) {
+/// Whether `user` is one of `domains` or inside one.
+static bool isInDomains(Operation *user, ArrayRef<DomainOp> domains) {
+  return llvm::any_of(domains, [&](DomainOp domain) {
     return domain->isAncestor(user);
   });
 }
@@ -62,27 +62,22 @@ static LogicalResult checkOutsideOps(TimeLoopPlan &plan, func::FuncOp func) {
     if (isa<scf::ForOp>(op))
       return op.emitOpError("is a second time loop in a function to "
                             "differentiate; only one is supported yet");
-    if (auto domain = dyn_cast<DomainOp>(op); domain && after) {
-      if (failed(checkTailDomain(domain)))
+    if (auto domain = dyn_cast<DomainOp>(op)) {
+      if (after && failed(checkTailDomain(domain)))
         return failure();
-      plan.tail.push_back(domain);
+      (after ? plan.tail : plan.head).push_back(domain);
       continue;
     }
-    if (isa<DomainOp>(op) || op.getNumRegions() != 0 ||
-        !isMemoryEffectFree(&op))
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
       return op.emitOpError()
              << "is not supported yet " << (after ? "after" : "before")
              << " the time loop of a function to differentiate (expected "
-             << (after ? "side-effect free scalar ops and domains that only "
-                         "read arrays"
-                       : "side-effect free scalar ops; domains belong in the "
-                         "loop")
-             << ")";
+                "side-effect free scalar ops and domains)";
     (after ? plan.epilogue : plan.prologue).push_back(&op);
   }
   for (Value result : plan.loop.getResults())
     for (Operation *user : result.getUsers()) {
-      if (!isa<MemRefType>(result.getType()) || isInTail(user, plan.tail))
+      if (!isa<MemRefType>(result.getType()) || isInDomains(user, plan.tail))
         continue;
       return plan.loop.emitOpError(
           "has an array result that is used other than read in a domain "
@@ -207,8 +202,11 @@ static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
   llvm::SmallDenseSet<Value> inits;
   for (unsigned position : plan.arrays)
     inits.insert(loop.getInitArgs()[position]);
+  SmallVector<Value> headResults;
+  for (DomainOp domain : plan.head)
+    llvm::append_range(headResults, domain->getResults());
   llvm::SmallDenseSet<Value> activeAbove =
-      activeFloats(func, plan.prologue, isActive);
+      activeFloats(func, plan.prologue, isActive, headResults);
 
   for (Value capture : plan.captures) {
     auto arg = dyn_cast<BlockArgument>(capture);
@@ -240,6 +238,19 @@ static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
   return success();
 }
 
+/// The values defined outside each of `domains` that it uses, in first-use
+/// order.
+static llvm::SetVector<Value> collectCaptures(ArrayRef<DomainOp> domains) {
+  llvm::SetVector<Value> captures;
+  for (DomainOp domain : domains)
+    domain->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (!domain.getRegion().isAncestor(operand.getParentRegion()))
+          captures.insert(operand);
+    });
+  return captures;
+}
+
 /// Collects what the tail reads from outside it and checks it: arrays are
 /// arguments or the loop's final arrays, floats are not computed from
 /// active values (other than active arguments themselves).
@@ -255,19 +266,14 @@ static LogicalResult planTailCaptures(TimeLoopPlan &plan, func::FuncOp func,
   llvm::append_range(above, plan.epilogue);
   // The loop's sums and the tail's results are active too.
   SmallVector<Value> results(loop.getResults());
-  for (DomainOp domain : plan.tail)
+  for (DomainOp domain : llvm::concat<DomainOp>(plan.head, plan.tail))
     llvm::append_range(results, domain->getResults());
   llvm::SmallDenseSet<Value> active =
       activeFloats(func, above, isActive, results);
-  for (DomainOp domain : plan.tail)
-    domain->walk([&](Operation *op) {
-      for (Value operand : op->getOperands())
-        if (!domain.getRegion().isAncestor(operand.getParentRegion()))
-          plan.tailCaptures.insert(operand);
-    });
+  plan.tailCaptures = collectCaptures(plan.tail);
   for (Value capture : plan.tailCaptures) {
     Operation *user = *llvm::find_if(capture.getUsers(), [&](Operation *u) {
-      return isInTail(u, plan.tail);
+      return isInDomains(u, plan.tail);
     });
     auto arg = dyn_cast<BlockArgument>(capture);
     bool isArg = arg && arg.getOwner()->getParentOp() == func.getOperation();
@@ -298,6 +304,53 @@ static LogicalResult planTailCaptures(TimeLoopPlan &plan, func::FuncOp func,
   return success();
 }
 
+/// Collects what the head (the domains before the loop) reads and writes
+/// and checks it: it writes active arguments and reads arguments, and its
+/// floats come from active arguments only directly.
+static LogicalResult planHeadCaptures(TimeLoopPlan &plan, func::FuncOp func,
+                                      function_ref<bool(BlockArgument)> isActive) {
+  if (plan.head.empty())
+    return success();
+  for (DomainOp domain : plan.head)
+    for (Operation &op : domain.getBodyBlock()->getOperations()) {
+      auto access = dyn_cast<AccessOpInterface>(op);
+      if (!access || !access.isWrite())
+        continue;
+      auto arg = dyn_cast<BlockArgument>(access.getAccessedArray());
+      if (!arg || arg.getOwner()->getParentOp() != func.getOperation())
+        return op.emitOpError(
+            "writes an array before the time loop that is not an argument "
+            "of the function; not supported yet");
+      if (!isActive(arg))
+        return op.emitOpError()
+               << "writes argument #" << arg.getArgNumber()
+               << " before the time loop, which is not marked stencil.active; "
+                  "what the loop starts from needs a shadow";
+    }
+  SmallVector<Value> results;
+  for (DomainOp domain : plan.head)
+    llvm::append_range(results, domain->getResults());
+  llvm::SmallDenseSet<Value> active =
+      activeFloats(func, plan.prologue, isActive, results);
+  plan.headCaptures = collectCaptures(plan.head);
+  for (Value capture : plan.headCaptures) {
+    Operation *user = *llvm::find_if(capture.getUsers(), [&](Operation *u) {
+      return isInDomains(u, plan.head);
+    });
+    auto arg = dyn_cast<BlockArgument>(capture);
+    bool isArg = arg && arg.getOwner()->getParentOp() == func.getOperation();
+    if (isa<MemRefType>(capture.getType()) && !isArg)
+      return user->emitOpError(
+          "reads an array before the time loop that is not an argument of "
+          "the function; not supported yet");
+    if (!isArg && active.contains(capture))
+      return user->emitOpError(
+          "reads a float computed from active values outside the domains "
+          "before the time loop; not supported yet (pass it as an argument)");
+  }
+  return success();
+}
+
 FailureOr<TimeLoopPlan>
 ad::planTimeLoop(func::FuncOp func, scf::ForOp loop,
                      function_ref<bool(BlockArgument)> isActiveArg) {
@@ -306,7 +359,8 @@ ad::planTimeLoop(func::FuncOp func, scf::ForOp loop,
   if (failed(checkOutsideOps(plan, func)) ||
       failed(planIterArgs(plan, isActiveArg)) ||
       failed(planCaptures(plan, func, isActiveArg)) ||
-      failed(planTailCaptures(plan, func, isActiveArg)))
+      failed(planTailCaptures(plan, func, isActiveArg)) ||
+      failed(planHeadCaptures(plan, func, isActiveArg)))
     return failure();
   if (plan.arrays.empty() && plan.writtenCaptures.empty())
     return loop.emitOpError(

@@ -34,13 +34,16 @@ struct TimeLoopPlan {
   llvm::SetVector<Value> captures;
   /// Captured arrays that the body writes: state that does not rotate.
   SmallVector<Value> writtenCaptures;
-  /// Top-level ops before and after the loop: scalar ops, and after it
-  /// the `tail`, domains that read the final state and only sum floats (a
-  /// final-state objective such as `1/2 sum (u_T - d)^2`).
+  /// Top-level ops before and after the loop: scalar ops; before it the
+  /// `head`, domains that compute what the loop starts from or reads (a
+  /// first step, a model from its parameters); after it the `tail`,
+  /// domains that read the final state and only sum floats (a final-state
+  /// objective such as `1/2 sum (u_T - d)^2`).
   SmallVector<Operation *> prologue, epilogue;
-  SmallVector<DomainOp> tail;
-  /// Values defined outside the tail that it uses, in first-use order.
-  llvm::SetVector<Value> tailCaptures;
+  SmallVector<DomainOp> head, tail;
+  /// Values defined outside the head and the tail that they use, in
+  /// first-use order.
+  llvm::SetVector<Value> headCaptures, tailCaptures;
 
   /// The inverse rotation: rotated array k during a step was rotated array
   /// `inverse()[k]` after it.

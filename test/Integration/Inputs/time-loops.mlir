@@ -391,3 +391,78 @@ func.func @heat2d_final(%u: memref<?x?xf64> {stencil.active},
   }
   return %dot : f64
 }
+
+// wave1d with domains before the loop (the head, docs/TimeLoops.md,
+// section 1.2): the coefficient from a velocity, c = (s v)^2, written into
+// the argument %c that the loop reads; the first state from the initial
+// one and a velocity field, u1 = u0 + h w0 (the loop starts from both);
+// and a penalty sum v^2 that the function adds to the misfit. The
+// gradient reaches v, u0 and w0 through the head; %c and %u1 are
+// overwritten, so their gradients are zero.
+func.func @wave1d_head(%u0: memref<?xf64> {stencil.active},
+                       %u1: memref<?xf64> {stencil.active},
+                       %u2: memref<?xf64> {stencil.active},
+                       %w0: memref<?xf64> {stencil.active},
+                       %v: memref<?xf64> {stencil.active},
+                       %c: memref<?xf64> {stencil.active},
+                       %d: memref<?xf64>, %s: f64, %h: f64, %n: index,
+                       %r: index, %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  stencil.domain (%i) = (0) to (%n) {
+    %vv = stencil.gather %v[0] : memref<?xf64>
+    %sv = arith.mulf %s, %vv : f64
+    %sv2 = arith.mulf %sv, %sv : f64
+    stencil.store %sv2 to %c : memref<?xf64>
+  }
+  stencil.domain (%i) = (0) to (%n) {
+    %a = stencil.gather %u0[0] : memref<?xf64>
+    %b = stencil.gather %w0[0] : memref<?xf64>
+    %hb = arith.mulf %h, %b : f64
+    %x = arith.addf %a, %hb : f64
+    stencil.store %x to %u1 : memref<?xf64>
+  }
+  %penalty = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %vv = stencil.gather %v[0] : memref<?xf64>
+    %v2 = arith.mulf %vv, %vv : f64
+    stencil.yield %v2 : f64
+  }
+  %res:4 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %um = stencil.gather %cur[-1] : memref<?xf64>
+      %u = stencil.gather %cur[0] : memref<?xf64>
+      %up = stencil.gather %cur[1] : memref<?xf64>
+      %p = stencil.gather %prev[0] : memref<?xf64>
+      %cc = stencil.gather %c[0] : memref<?xf64>
+      %u2x = arith.mulf %two, %u : f64
+      %l1 = arith.addf %um, %up : f64
+      %lap = arith.subf %l1, %u2x : f64
+      %cl = arith.mulf %cc, %lap : f64
+      %a = arith.subf %u2x, %p : f64
+      %x = arith.addf %a, %cl : f64
+      stencil.store %x to %next : memref<?xf64>
+    }
+    %dt = memref.load %d[%t] : memref<?xf64>
+    %r1 = arith.addi %r, %c1 : index
+    %term = stencil.domain (%i) = (%r) to (%r1) -> f64 {
+      %half = arith.constant 0.5 : f64
+      %un = stencil.gather %next[0] : memref<?xf64>
+      %e = arith.subf %un, %dt : f64
+      %e2 = arith.mulf %e, %e : f64
+      %y = arith.mulf %half, %e2 : f64
+      stencil.yield %y : f64
+    }
+    %J1 = arith.addf %J, %term : f64
+    scf.yield %cur, %next, %prev, %J1
+        : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64
+  }
+  %weight = arith.constant 0.01 : f64
+  %wp = arith.mulf %weight, %penalty : f64
+  %total = arith.addf %res#3, %wp : f64
+  return %total : f64
+}

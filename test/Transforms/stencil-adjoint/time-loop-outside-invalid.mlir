@@ -1,7 +1,8 @@
 // RUN: stencil-opt %s -split-input-file -verify-diagnostics --stencil-adjoint
 
-// Domains after a time loop (its tail, docs/TimeLoops.md, section 1) that
-// --stencil-adjoint does not reverse (yet), reported at the op concerned.
+// Domains before and after a time loop (its head and tail,
+// docs/TimeLoops.md, sections 1.1 and 1.2) that --stencil-adjoint does not
+// reverse (yet), reported at the op concerned.
 
 // A domain after the loop may not write.
 func.func @tail_writes(%a: memref<?xf64> {stencil.active},
@@ -127,7 +128,7 @@ func.func @tail_squared(%a: memref<?xf64> {stencil.active},
     %u = stencil.gather %r#0[0] : memref<?xf64>
     stencil.yield %u : f64
   }
-  // expected-error@+1 {{'arith.mulf' op needs the value of a sum computed after the time loop in the adjoint (it is used nonlinearly); not supported yet}}
+  // expected-error@+1 {{'arith.mulf' op needs the value of a sum computed before or after the time loop in the adjoint (it is used nonlinearly); not supported yet}}
   %s2 = arith.mulf %s, %s : f64
   return %s2 : f64
 }
@@ -157,4 +158,73 @@ func.func @tail_reads_active_float(%a: memref<?xf64> {stencil.active},
     stencil.yield %x : f64
   }
   return %s : f64
+}
+
+// -----
+
+// The head's adjoint runs after the schedule, which overwrites the state:
+// it may not need the state's values (here b * b, b written by the loop).
+func.func @head_reads_state(%a: memref<?xf64> {stencil.active},
+                            %b: memref<?xf64> {stencil.active}, %n: index,
+                            %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  stencil.domain (%i) = (0) to (%n) {
+    // expected-error@+1 {{'stencil.gather' op reads argument #1 before the time loop in a way whose adjoint needs its value, which the loop overwrites; not supported yet (the adjoint of the domains before the loop may read only arrays the loop does not write)}}
+    %v = stencil.gather %b[0] : memref<?xf64>
+    %v2 = arith.mulf %v, %v : f64
+    stencil.store %v2 to %a : memref<?xf64>
+  }
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %b : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// What the head writes needs a shadow.
+func.func @head_writes_passive(%a: memref<?xf64> {stencil.active},
+                               %b: memref<?xf64> {stencil.active},
+                               %c: memref<?xf64>, %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  stencil.domain (%i) = (0) to (%n) {
+    %v = stencil.gather %a[0] : memref<?xf64>
+    // expected-error@+1 {{'stencil.store' op writes argument #2 before the time loop, which is not marked stencil.active; what the loop starts from needs a shadow}}
+    stencil.store %v to %c : memref<?xf64>
+  }
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %c[0] : memref<?xf64>
+      stencil.store %v to %b : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// A sum of the head read in the loop.
+func.func @loop_reads_head_sum(%a: memref<?xf64> {stencil.active},
+                               %b: memref<?xf64> {stencil.active}, %n: index,
+                               %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %v = stencil.gather %a[0] : memref<?xf64>
+    stencil.yield %v : f64
+  }
+  // expected-error@+1 {{'scf.for' op reads a float computed before the loop from active arguments; not supported yet (pass it as an argument)}}
+  scf.for %t = %c0 to %T step %c1 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %a[0] : memref<?xf64>
+      %w = arith.mulf %v, %s : f64
+      stencil.store %w to %b : memref<?xf64>
+    }
+  }
+  return
 }

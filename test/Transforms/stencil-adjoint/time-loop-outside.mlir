@@ -1,8 +1,9 @@
 // RUN: stencil-opt %s -split-input-file --stencil-adjoint | FileCheck %s
 
-// Domains after a time loop that read its final state (the tail,
-// docs/TimeLoops.md, section 1) become a private function, differentiated
-// like a step, whose adjoint runs before any step's.
+// Domains before and after a time loop (docs/TimeLoops.md, sections 1.1
+// and 1.2) become private functions, differentiated like a step. The
+// adjoint of those after it, which read its final state (the tail), runs
+// before any step's; that of those before it (the head), after all.
 
 // The steps' adjoints read the state: the schedule reverses T + 1 steps,
 // "step T" being the tail, run on the working state as bound after the
@@ -125,4 +126,44 @@ func.func @dot_final(%a: memref<?xf64> {stencil.active},
     stencil.yield %uw : f64
   }
   return %J : f64
+}
+
+// -----
+
+// Domains before the loop (the head): a coefficient from a parameter,
+// c = v * v, which the loop reads. The head runs before the schedule, on
+// the caller's arrays; its adjoint after it, turning the gradient of c
+// that the steps' adjoints summed into that of v.
+// CHECK-LABEL: func.func @scaled_adjoint(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<?xf64>, %[[B:[a-z0-9]+]]: memref<?xf64>, %[[V:[a-z0-9]+]]: memref<?xf64>, %[[C:[a-z0-9]+]]: memref<?xf64>, %{{[a-z0-9]+}}: index, %{{[a-z0-9]+}}: index, %[[AB:[a-z0-9]+]]: memref<?xf64>, %[[BB:[a-z0-9]+]]: memref<?xf64>, %[[VB:[a-z0-9]+]]: memref<?xf64>, %[[CB:[a-z0-9]+]]: memref<?xf64>
+// CHECK: scf.if
+// CHECK-NEXT: func.call @scaled_head(%[[V]], %[[C]], %{{.*}})
+// CHECK: scf.while
+// CHECK: call @stencil_ckpt_finish(
+// CHECK-NEXT: func.call @scaled_head_adjoint(%[[V]], %[[C]], %{{.*}}, %[[VB]], %[[CB]])
+// CHECK-LABEL: func.func private @scaled_head_adjoint(
+// CHECK: stencil.accumulate
+func.func @scaled(%a: memref<?xf64> {stencil.active},
+                  %b: memref<?xf64> {stencil.active},
+                  %v: memref<?xf64> {stencil.active},
+                  %c: memref<?xf64> {stencil.active}, %n: index,
+                  %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %v[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    stencil.store %x2 to %c : memref<?xf64>
+  }
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %u = stencil.gather %x[0] : memref<?xf64>
+      %k = stencil.gather %c[0] : memref<?xf64>
+      %s = arith.mulf %u, %k : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
 }

@@ -1,10 +1,19 @@
-//===- TimeLoopTail.cpp - Domains after a reversed time loop ----*- C++ -*-===//
+//===- TimeLoopOutside.cpp - Domains around a time loop ----*- C++ -*-===//
 //
-// The tail of a time loop (docs/TimeLoops.md, section 1): domains after the
-// loop that read its final state and sum floats, such as the misfit of the
-// final state against data. It becomes a private function of its captures
-// (the loop's final arrays among them), differentiated by the straight-line
-// differentiator, and its adjoint runs before any step's:
+// The domains before and after a time loop (docs/TimeLoops.md, sections 1.1
+// and 1.2) become private functions of what they capture, differentiated by
+// the straight-line differentiator like the step.
+//
+// The head (before the loop) computes what the loop starts from or reads (a
+// first step, a coefficient from a parameter). It runs before the
+// schedule, on the caller's arrays; its adjoint runs after the schedule,
+// when the shadows are bound as the caller passed them, and may not need
+// the values of arrays the loop writes (the schedule leaves them as work
+// space).
+//
+// The tail (after the loop) reads the final state and sums floats, such as
+// the misfit of the final state against data. Its adjoint runs before any
+// step's:
 //
 // - where it reads nothing of the state (a linear objective), or the steps'
 //   adjoints read nothing of it (so no schedule advances the state), it
@@ -29,77 +38,133 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::ad;
 
-/// Whether `value` is a constant, cloned into the tail rather than passed.
+/// Whether `value` is a constant, cloned into the head or the tail rather
+/// than passed.
 static bool isConstant(Value value) {
   Operation *def = value.getDefiningOp();
   return def && def->hasTrait<OpTrait::ConstantLike>();
 }
 
-LogicalResult TimeLoopDifferentiator::outlineTail() {
-  if (plan.tail.empty())
-    return success();
+/// Outlines `domains` (in order) into a private function `name` next to
+/// `primal`, of the non-constant `captures` (constants are cloned in),
+/// returning the domains' sums; the captures `isActive` says are active
+/// arguments. Null, reported, if the name is taken.
+static func::FuncOp outlineDomains(OpBuilder &builder, func::FuncOp primal,
+                                   ArrayRef<DomainOp> domains,
+                                   const llvm::SetVector<Value> &captures,
+                                   StringRef name,
+                                   function_ref<bool(Value)> isActive) {
   SmallVector<Type> types, results;
-  for (Value capture : plan.tailCaptures)
+  for (Value capture : captures)
     if (!isConstant(capture))
       types.push_back(capture.getType());
-  for (DomainOp domain : ArrayRef<DomainOp>(plan.tail))
+  for (DomainOp domain : domains)
     llvm::append_range(results, domain->getResultTypes());
-  std::string name = (primal.getName() + "_tail").str();
   auto module = primal->getParentOfType<ModuleOp>();
-  if (SymbolTable::lookupSymbolIn(module, name))
-    return primal.emitOpError()
-           << "cannot outline the domains after its time loop: a symbol "
-              "named '"
-           << name << "' already exists";
-  DomainOp first = plan.tail.front();
+  if (SymbolTable::lookupSymbolIn(module, name)) {
+    primal.emitOpError() << "cannot outline the domains before or after its "
+                            "time loop: a symbol named '"
+                         << name << "' already exists";
+    return {};
+  }
+  DomainOp first = domains.front();
   Location loc = first.getLoc();
+  OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointAfter(primal);
-  tail = func::FuncOp::create(builder, loc, name,
-                              builder.getFunctionType(types, results));
-  tail.setPrivate();
-  Block *entry = tail.addEntryBlock();
+  auto func = func::FuncOp::create(builder, loc, name,
+                                   builder.getFunctionType(types, results));
+  func.setPrivate();
+  Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
   IRMapping mapping;
-  MLIRContext *ctx = primal.getContext();
   unsigned index = 0;
-  for (Value capture : plan.tailCaptures) {
+  for (Value capture : captures) {
     if (isConstant(capture)) {
-      mapping.map(capture, builder.clone(*capture.getDefiningOp())->getResult(0));
+      mapping.map(capture,
+                  builder.clone(*capture.getDefiningOp())->getResult(0));
       continue;
     }
-    BlockArgument arg = entry->getArgument(index);
-    mapping.map(capture, arg);
-    auto funcArg = dyn_cast<BlockArgument>(capture);
-    if (capture.getDefiningOp() == loop.getOperation() ||
-        (funcArg && isActiveArg(primal, funcArg)))
-      tail.setArgAttr(index, kActiveAttr, UnitAttr::get(ctx));
+    mapping.map(capture, entry->getArgument(index));
+    if (isActive(capture))
+      func.setArgAttr(index, kActiveAttr, builder.getUnitAttr());
     ++index;
   }
   SmallVector<Value> returned;
-  for (DomainOp domain : ArrayRef<DomainOp>(plan.tail))
+  for (DomainOp domain : domains)
     llvm::append_range(returned, builder.clone(*domain, mapping)->getResults());
   func::ReturnOp::create(builder, loc, returned);
+  return func;
+}
 
+LogicalResult TimeLoopDifferentiator::outlineOutside(bool after) {
+  ArrayRef<DomainOp> domains = after ? plan.tail : plan.head;
+  if (domains.empty())
+    return success();
+  auto isActive = [&](Value capture) {
+    auto arg = dyn_cast<BlockArgument>(capture);
+    return capture.getDefiningOp() == loop.getOperation() ||
+           (arg && isActiveArg(primal, arg));
+  };
+  std::string name = (primal.getName() + (after ? "_tail" : "_head")).str();
+  func::FuncOp func =
+      outlineDomains(builder, primal, domains,
+                     after ? plan.tailCaptures : plan.headCaptures, name,
+                     isActive);
+  if (!func)
+    return failure();
+  (after ? tail : head) = func;
   FailureOr<func::FuncOp> differentiated =
-      differentiateStraightLine(tail, name + "_adjoint", resetOutputs);
+      differentiateStraightLine(func, name + "_adjoint", resetOutputs);
   if (failed(differentiated))
     return failure();
-  tailAdjoint = *differentiated;
+  (after ? tailAdjoint : headAdjoint) = *differentiated;
   // Distinct arrays, as for the step: the plan refuses arguments that the
-  // loop rotates, so a final array is never also read as an argument.
-  for (func::FuncOp func : {tail, tailAdjoint})
-    func->setAttr(StencilDialect::NoaliasAttrHelper::getNameStr(),
-                  UnitAttr::get(ctx));
+  // loop rotates in the tail, so a final array is never also read as an
+  // argument, and the head's arrays are the function's.
+  for (func::FuncOp f : {func, *differentiated})
+    f->setAttr(StencilDialect::NoaliasAttrHelper::getNameStr(),
+               builder.getUnitAttr());
+  return after ? success() : checkHeadReads();
+}
+
+LogicalResult TimeLoopDifferentiator::checkHeadReads() {
+  // The head's adjoint runs after the schedule, which leaves the state
+  // arrays as work space: it may not read them.
+  Block &entry = headAdjoint.getBody().front();
+  unsigned index = 0;
+  llvm::SmallDenseSet<Value> state(plan.writtenCaptures.begin(),
+                                   plan.writtenCaptures.end());
+  for (unsigned position : plan.arrays)
+    state.insert(loop.getInitArgs()[position]);
+  for (Value capture : plan.headCaptures) {
+    if (isConstant(capture))
+      continue;
+    BlockArgument arg = entry.getArgument(index++);
+    if (!state.contains(capture) || !readsStateContents(arg))
+      continue;
+    Operation *user = *llvm::find_if(capture.getUsers(), [&](Operation *u) {
+      return llvm::any_of(plan.head, [&](DomainOp domain) {
+        return domain->isAncestor(u);
+      });
+    });
+    return user->emitOpError()
+           << "reads argument #" << cast<BlockArgument>(capture).getArgNumber()
+           << " before the time loop in a way whose adjoint needs its value, "
+              "which the loop overwrites; not supported yet (the adjoint "
+              "of the domains before the loop may read only arrays the loop "
+              "does not write)";
+  }
   return success();
 }
 
-void TimeLoopDifferentiator::placeTailResults(
+void TimeLoopDifferentiator::placeOutsideResults(
     SmallVectorImpl<Operation *> &placeholders) {
-  // The tail's sums have no value here either: only their adjoints count.
-  for (DomainOp domain : ArrayRef<DomainOp>(plan.tail))
+  // The sums of the head and the tail have no value here either: only their
+  // adjoints count.
+  for (DomainOp domain : llvm::concat<const DomainOp>(plan.head, plan.tail))
     for (Value result : domain->getResults()) {
       auto placeholder = UnrealizedConversionCastOp::create(
-          builder, domain.getLoc(), result.getType(), ValueRange());
+          builder, result.getLoc(), result.getType(), ValueRange());
       placeholders.push_back(placeholder);
       top.primal.map(result, placeholder.getResult(0));
       top.active.insert(result);
@@ -107,20 +172,22 @@ void TimeLoopDifferentiator::placeTailResults(
 }
 
 LogicalResult
-TimeLoopDifferentiator::seedTail(ArrayRef<Operation *> placeholders) {
+TimeLoopDifferentiator::seedOutside(ArrayRef<Operation *> placeholders) {
   unsigned k = 0;
-  for (DomainOp domain : ArrayRef<DomainOp>(plan.tail))
+  for (DomainOp domain : llvm::concat<const DomainOp>(plan.head, plan.tail))
     for (Value result : domain->getResults()) {
       Operation *placeholder = placeholders[k++];
       if (!placeholder->use_empty()) {
         Operation *user = *placeholder->getUsers().begin();
         return user->emitOpError()
-               << "needs the value of a sum computed after the time loop in "
-                  "the adjoint (it is used nonlinearly); not supported yet";
+               << "needs the value of a sum computed before or after the "
+                  "time loop in the adjoint (it is used nonlinearly); not "
+                  "supported yet";
       }
       placeholder->erase();
-      tailSeeds.push_back(getAdjointOrZero(builder, domain.getLoc(), top,
-                                           result));
+      bool isTail = llvm::is_contained(plan.tail, domain);
+      (isTail ? tailSeeds : headSeeds)
+          .push_back(getAdjointOrZero(builder, result.getLoc(), top, result));
     }
   return success();
 }
@@ -256,4 +323,45 @@ TimeLoopDifferentiator::emitReverseOrTail(ValueRange binding,
   emitReverse(binding, shadows);
   scf::YieldOp::create(builder, loc, rotate(shadows, plan.inverse()));
   return ifTail.getResults();
+}
+
+/// The operands of a call of `func` (the head or the tail, or their
+/// adjoints) for the values `captures` of the primal, where `valueOf` maps
+/// each non-constant capture to its value here.
+static SmallVector<Value>
+outsideOperands(const llvm::SetVector<Value> &captures,
+                function_ref<Value(Value)> valueOf) {
+  SmallVector<Value> operands;
+  for (Value capture : captures)
+    if (!isConstant(capture))
+      operands.push_back(valueOf(capture));
+  return operands;
+}
+
+void TimeLoopDifferentiator::emitHead() {
+  if (!head)
+    return;
+  // Runs before the schedule, on the arrays the caller passed: what the
+  // loop starts from and reads.
+  func::CallOp::create(builder, loop.getLoc(), head,
+                       outsideOperands(plan.headCaptures, [&](Value v) {
+                         return top.primal.lookupOrDefault(v);
+                       }));
+}
+
+void TimeLoopDifferentiator::emitHeadAdjoint() {
+  if (!headAdjoint)
+    return;
+  // After the schedule, the shadows are bound as the caller passed them:
+  // those of what the loop starts from hold its gradients, which the head's
+  // adjoint turns into those of the head's inputs.
+  SmallVector<Value> operands = outsideOperands(
+      plan.headCaptures,
+      [&](Value v) { return top.primal.lookupOrDefault(v); });
+  for (Value capture : plan.headCaptures)
+    if (auto arg = dyn_cast<BlockArgument>(capture);
+        arg && !isConstant(capture) && isActiveArg(primal, arg))
+      operands.push_back(argShadows.lookup(capture));
+  llvm::append_range(operands, headSeeds);
+  func::CallOp::create(builder, loop.getLoc(), headAdjoint, operands);
 }
