@@ -184,8 +184,13 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
   for (Operation *op : llvm::reverse(plan.epilogue))
     if (failed(reverseScalarOp(builder, op, top)))
       return failure();
-  for (Operation *clone : llvm::reverse(clones))
-    if (clone->use_empty() && isMemoryEffectFree(clone))
+  // Values after the loop that the tail captures (its bounds) stay for
+  // its adjoint's call.
+  for (auto [op, clone] : llvm::reverse(llvm::zip_equal(plan.epilogue, clones)))
+    if (clone->use_empty() && isMemoryEffectFree(clone) &&
+        llvm::none_of(op->getResults(), [&](Value result) {
+          return plan.tailCaptures.contains(result);
+        }))
       clone->erase();
   for (auto [k, position] : llvm::enumerate(plan.accumulators)) {
     Value result = loop.getResult(position);

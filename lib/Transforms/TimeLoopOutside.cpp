@@ -105,11 +105,16 @@ LogicalResult TimeLoopDifferentiator::outlineOutside(bool after) {
     return capture.getDefiningOp() == loop.getOperation() ||
            (arg && isActiveArg(primal, arg));
   };
+  const llvm::SetVector<Value> &captures =
+      after ? plan.tailCaptures : plan.headCaptures;
+  // Without an active capture (a constant term of the objective) there is
+  // nothing to differentiate, and nothing to run: what the head writes is
+  // active.
+  if (llvm::none_of(captures, isActive))
+    return success();
   std::string name = (primal.getName() + (after ? "_tail" : "_head")).str();
   func::FuncOp func =
-      outlineDomains(builder, primal, domains,
-                     after ? plan.tailCaptures : plan.headCaptures, name,
-                     isActive);
+      outlineDomains(builder, primal, domains, captures, name, isActive);
   if (!func)
     return failure();
   (after ? tail : head) = func;

@@ -304,6 +304,42 @@ static LogicalResult planTailCaptures(TimeLoopPlan &plan, func::FuncOp func,
   return success();
 }
 
+/// Checks what the head's adjoint relies on: no domain of the head
+/// overwrites an array that one before it reads (the adjoint runs on the
+/// arrays as the head left them), and its sums are used after the loop
+/// only (their adjoints are taken when the epilogue is reversed).
+static LogicalResult checkHeadOrder(TimeLoopPlan &plan, func::FuncOp func) {
+  llvm::SmallDenseSet<Value> read;
+  for (DomainOp domain : plan.head) {
+    for (Operation &op : domain.getBodyBlock()->getOperations()) {
+      auto access = dyn_cast<AccessOpInterface>(op);
+      if (!access || !access.isWrite() ||
+          !read.contains(access.getAccessedArray()))
+        continue;
+      return op.emitOpError(
+          "overwrites, before the time loop, an array that a domain before "
+          "it reads; not supported yet (the adjoint would need its former "
+          "values)");
+    }
+    for (Operation &op : domain.getBodyBlock()->getOperations())
+      if (auto access = dyn_cast<AccessOpInterface>(op);
+          access && !access.isWrite())
+        read.insert(access.getAccessedArray());
+  }
+  Block &body = func.getBody().front();
+  for (DomainOp domain : plan.head)
+    for (Value result : domain->getResults())
+      for (Operation *user : result.getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (top && plan.loop->isBeforeInBlock(top))
+          continue;
+        return user->emitOpError(
+            "uses a sum computed before the time loop before the loop has "
+            "run; not supported yet (use it after the loop)");
+      }
+  return success();
+}
+
 /// Collects what the head (the domains before the loop) reads and writes
 /// and checks it: it writes active arguments and reads arguments, and its
 /// floats come from active arguments only directly.
@@ -327,6 +363,8 @@ static LogicalResult planHeadCaptures(TimeLoopPlan &plan, func::FuncOp func,
                << " before the time loop, which is not marked stencil.active; "
                   "what the loop starts from needs a shadow";
     }
+  if (failed(checkHeadOrder(plan, func)))
+    return failure();
   SmallVector<Value> results;
   for (DomainOp domain : plan.head)
     llvm::append_range(results, domain->getResults());

@@ -228,3 +228,100 @@ func.func @loop_reads_head_sum(%a: memref<?xf64> {stencil.active},
   }
   return
 }
+
+// -----
+
+// A head's sum may start the loop's sum only once that is supported: its
+// adjoint is taken before the loop's sums hand theirs back.
+func.func @sum_starts_from_head(%a: memref<?xf64> {stencil.active},
+                                %b: memref<?xf64> {stencil.active},
+                                %v: memref<?xf64> {stencil.active},
+                                %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %x = stencil.gather %v[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    stencil.yield %x2 : f64
+  }
+  // expected-error@+1 {{'scf.for' op uses a sum computed before the time loop before the loop has run; not supported yet (use it after the loop)}}
+  %r:3 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b, %J = %p)
+      -> (memref<?xf64>, memref<?xf64>, f64) {
+    stencil.domain (%i) = (0) to (%n) {
+      %u = stencil.gather %x[0] : memref<?xf64>
+      %s = math.sin %u : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    %term = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %u = stencil.gather %x[0] : memref<?xf64>
+      stencil.yield %u : f64
+    }
+    %J1 = arith.addf %J, %term : f64
+    scf.yield %y, %x, %J1 : memref<?xf64>, memref<?xf64>, f64
+  }
+  return %r#2 : f64
+}
+
+// -----
+
+// Nor may a scalar op before the loop use it.
+func.func @head_sum_scaled_before(%a: memref<?xf64> {stencil.active},
+                                  %b: memref<?xf64> {stencil.active},
+                                  %v: memref<?xf64> {stencil.active},
+                                  %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %x = stencil.gather %v[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    stencil.yield %x2 : f64
+  }
+  %half = arith.constant 0.5 : f64
+  // expected-error@+1 {{'arith.mulf' op uses a sum computed before the time loop before the loop has run; not supported yet (use it after the loop)}}
+  %p2 = arith.mulf %p, %half : f64
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %u = stencil.gather %x[0] : memref<?xf64>
+      %s = math.sin %u : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return %p2 : f64
+}
+
+// -----
+
+// The head's adjoint runs on the arrays as the head left them: an array a
+// domain of the head reads may not be overwritten by a later one.
+func.func @head_read_then_written(%a: memref<?xf64> {stencil.active},
+                                  %b: memref<?xf64> {stencil.active},
+                                  %v: memref<?xf64> {stencil.active},
+                                  %c: memref<?xf64> {stencil.active},
+                                  %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %x = stencil.gather %c[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    stencil.yield %x2 : f64
+  }
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %v[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    // expected-error@+1 {{'stencil.store' op overwrites, before the time loop, an array that a domain before it reads; not supported yet (the adjoint would need its former values)}}
+    stencil.store %x2 to %c : memref<?xf64>
+  }
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %u = stencil.gather %x[0] : memref<?xf64>
+      %k = stencil.gather %c[0] : memref<?xf64>
+      %s = arith.mulf %u, %k : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return %p : f64
+}

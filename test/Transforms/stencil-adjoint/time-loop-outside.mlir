@@ -167,3 +167,33 @@ func.func @scaled(%a: memref<?xf64> {stencil.active},
   }
   return
 }
+
+// -----
+
+// A tail that reads nothing active (a constant term of the objective) has
+// nothing to differentiate: no function is outlined for it.
+// CHECK-LABEL: func.func @constant_term_adjoint(
+// CHECK-NOT: constant_term_tail
+// CHECK: call @stencil_ckpt_finish(
+// CHECK-NOT: constant_term_tail
+func.func @constant_term(%a: memref<?xf64> {stencil.active},
+                         %b: memref<?xf64> {stencil.active},
+                         %d: memref<?xf64>, %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %u = stencil.gather %x[0] : memref<?xf64>
+      %s = math.sin %u : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  %J = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %d[0] : memref<?xf64>
+    %e2 = arith.mulf %u, %u : f64
+    stencil.yield %e2 : f64
+  }
+  return %J : f64
+}
