@@ -83,6 +83,34 @@ def test_fwi_schedules_bitwise(rng):
         assert grad(s).tobytes() == reference.tobytes(), s
 
 
+def fwi_velocity_args(rng, n=10, steps=12, dtoh=0.25):
+    args = fwi_args(rng, n, steps)
+    u, m, rest = args[:3], args[3], args[4:]
+    vel = np.sqrt(m) / dtoh
+    return u + [vel, np.zeros((n, n, n)), dtoh] + rest
+
+
+def test_fwi_velocity_head(rng):
+    """The misfit as a function of the velocity, the model computed before
+    the time loop (the head): its gradient against finite differences, and
+    against the chain rule through @fwi's dJ/dm (dJ/dvel = dJ/dm 2 vel
+    dtoh^2), with Revolve and store-all."""
+    f = example("fwi/fwi_velocity.mlir").fwi_velocity
+    args = fwi_velocity_args(rng)
+    check(stencilad.check_gradient(f, args, snapshots=3, threads=(1, 2)))
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    g = f.adjoint(*copies, snapshots=3)
+    vel, dtoh = args[3], args[5]
+    m_args = ([np.zeros_like(vel) for _ in range(3)] + [(vel * dtoh) ** 2]
+              + args[6:])
+    dm = example("fwi/fwi.mlir").fwi.adjoint(*m_args, snapshots=3)["m"]
+    expected = dm * 2 * vel * dtoh ** 2
+    assert np.any(expected != 0)
+    assert np.allclose(g["vel"], expected, rtol=1e-12, atol=1e-14 *
+                       np.abs(expected).max())
+    assert not np.any(g["m"]), "the shadow of the assigned model is reset"
+
+
 def heat_control_args(rng, n=9, steps=7):
     u = rng.uniform(-1, 1, (n, n))
     u[0, :] = u[-1, :] = u[:, 0] = u[:, -1] = 0.0
