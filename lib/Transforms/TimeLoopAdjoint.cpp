@@ -354,22 +354,42 @@ SmallVector<Value> TimeLoopDifferentiator::stepOperands(ValueRange binding,
   return operands;
 }
 
-SmallVector<Value> TimeLoopDifferentiator::emitAdvance(ValueRange binding) {
+SmallVector<Value> TimeLoopDifferentiator::emitStepLoop(Value begin, Value end,
+                                                        ValueRange arrays,
+                                                        ValueRange shadows,
+                                                        bool advance) {
   Location loc = loop.getLoc();
-  Value begin = callIndex(builder, loc, runtime.actionStep, schedule);
-  Value end = callIndex(builder, loc, runtime.actionEnd, schedule);
+  SmallVector<Value> carried(arrays);
+  llvm::append_range(carried, shadows);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  unsigned numArrays = arrays.size();
   auto steps = scf::ForOp::create(
-      builder, loc, begin, end, one, binding,
+      builder, loc, begin, end, one, carried,
       [&](OpBuilder &b, Location l, Value i, ValueRange current) {
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPoint(b.getInsertionBlock(),
                                   b.getInsertionPoint());
-        func::CallOp::create(builder, l, step,
-                             stepOperands(current, stepTime(i)));
-        scf::YieldOp::create(builder, l, rotate(current, plan.rotation));
+        // Either part may be empty: only a part carried rotates.
+        ValueRange now = current.take_front(numArrays);
+        ValueRange shadowsNow = current.drop_front(numArrays);
+        if (advance)
+          func::CallOp::create(builder, l, step,
+                               stepOperands(now, stepTime(i)));
+        SmallVector<Value> next;
+        if (!now.empty())
+          next = rotate(now, plan.rotation);
+        if (!shadowsNow.empty())
+          llvm::append_range(next, rotate(shadowsNow, plan.rotation));
+        scf::YieldOp::create(builder, l, next);
       });
   return steps.getResults();
+}
+
+SmallVector<Value> TimeLoopDifferentiator::emitAdvance(ValueRange binding) {
+  Location loc = loop.getLoc();
+  Value begin = callIndex(builder, loc, runtime.actionStep, schedule);
+  Value end = callIndex(builder, loc, runtime.actionEnd, schedule);
+  return emitStepLoop(begin, end, binding, {}, /*advance=*/true);
 }
 
 SmallVector<Value>
@@ -575,14 +595,11 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value last = arith::MaxSIOp::create(
       builder, loc, arith::SubIOp::create(builder, loc, steps, one), zero);
-  auto forward = scf::ForOp::create(
-      builder, loc, zero, last, one, shadows,
-      [&](OpBuilder &b, Location l, Value, ValueRange current) {
-        scf::YieldOp::create(b, l, rotate(current, plan.rotation));
-      });
+  SmallVector<Value> lastShadows =
+      emitStepLoop(zero, last, {}, shadows, /*advance=*/false);
 
   emitUnscheduledTail(initial, shadows, steps);
-  scf::WhileOp actions = emitActionLoop(initial, forward.getResults());
+  scf::WhileOp actions = emitActionLoop(initial, lastShadows);
   builder.setInsertionPointAfter(actions);
   func::CallOp::create(builder, loc, runtime.finish, schedule);
   emitHeadAdjoint();

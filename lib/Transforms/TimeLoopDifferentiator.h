@@ -51,6 +51,11 @@ private:
   SmallVector<std::optional<SnapshotBox>> planSnapshotBoxes();
   void planHandOvers();
   void emitStepAdjointCall(Value index, ValueRange operands);
+  /// An scf.for over steps [begin, end) that rotates `arrays` and
+  /// `shadows` as the loop does, running the primal step on `arrays` if
+  /// `advance`; returns both as bound after it.
+  SmallVector<Value> emitStepLoop(Value begin, Value end, ValueRange arrays,
+                                  ValueRange shadows, bool advance);
   SmallVector<Value> emitAdvance(ValueRange binding);
   SmallVector<Value> emitReversedState(Value slot, ValueRange binding);
   void emitReverse(ValueRange binding, ValueRange shadows);
@@ -72,8 +77,6 @@ private:
   void findTailReads();
   bool tailIsScheduled() const;
   Value scheduledSteps(Value steps);
-  SmallVector<Value> emitBeforeTail(ValueRange binding, ValueRange shadows,
-                                    Value steps, bool advance);
   void emitTailAdjointCall(ValueRange binding, ValueRange shadows);
   void emitUnscheduledTail(ValueRange initial, ValueRange shadows,
                            Value steps);

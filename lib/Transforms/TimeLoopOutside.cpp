@@ -147,11 +147,7 @@ LogicalResult TimeLoopDifferentiator::checkHeadReads() {
     BlockArgument arg = entry.getArgument(index++);
     if (!state.contains(capture) || !readsStateContents(arg))
       continue;
-    Operation *user = *llvm::find_if(capture.getUsers(), [&](Operation *u) {
-      return llvm::any_of(plan.head, [&](DomainOp domain) {
-        return domain->isAncestor(u);
-      });
-    });
+    Operation *user = firstUserIn(capture, plan.head);
     return user->emitOpError()
            << "reads argument #" << cast<BlockArgument>(capture).getArgNumber()
            << " before the time loop in a way whose adjoint needs its value, "
@@ -250,36 +246,6 @@ void TimeLoopDifferentiator::emitTailAdjointCall(ValueRange binding,
   func::CallOp::create(builder, loop.getLoc(), tailAdjoint, operands);
 }
 
-SmallVector<Value> TimeLoopDifferentiator::emitBeforeTail(ValueRange binding,
-                                                          ValueRange shadows,
-                                                          Value steps,
-                                                          bool advance) {
-  // The arrays and shadows as bound after the last step: rotated T times,
-  // the state advanced by the T primal steps if `advance`.
-  Location loc = loop.getLoc();
-  SmallVector<Value> carried(binding);
-  llvm::append_range(carried, shadows);
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  unsigned numArrays = binding.size();
-  auto sweep = scf::ForOp::create(
-      builder, loc, zero, steps, one, carried,
-      [&](OpBuilder &b, Location l, Value i, ValueRange current) {
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPoint(b.getInsertionBlock(),
-                                  b.getInsertionPoint());
-        ValueRange arrays = current.take_front(numArrays);
-        if (advance)
-          func::CallOp::create(builder, l, step,
-                               stepOperands(arrays, stepTime(i)));
-        SmallVector<Value> next = rotate(arrays, plan.rotation);
-        llvm::append_range(
-            next, rotate(current.drop_front(numArrays), plan.rotation));
-        scf::YieldOp::create(builder, l, next);
-      });
-  return sweep.getResults();
-}
-
 void TimeLoopDifferentiator::emitUnscheduledTail(ValueRange initial,
                                                  ValueRange shadows,
                                                  Value steps) {
@@ -287,8 +253,10 @@ void TimeLoopDifferentiator::emitUnscheduledTail(ValueRange initial,
     return;
   // Steps whose adjoints read no state: no schedule brings the working
   // state to the end, so a sweep does where the tail reads it.
+  // The arrays and shadows as bound after the last step: rotated T times.
+  Value zero = arith::ConstantIndexOp::create(builder, loop.getLoc(), 0);
   SmallVector<Value> final =
-      emitBeforeTail(initial, shadows, steps, tailReadsState);
+      emitStepLoop(zero, steps, initial, shadows, tailReadsState);
   ValueRange all(final);
   emitTailAdjointCall(all.take_front(initial.size()),
                       all.drop_front(initial.size()));

@@ -28,6 +28,12 @@ SmallVector<unsigned> TimeLoopPlan::inverse() const {
   return result;
 }
 
+/// Whether `value` is an argument of `func`.
+static bool isArgumentOf(Value value, func::FuncOp func) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && arg.getOwner()->getParentOp() == func.getOperation();
+}
+
 /// Checks a domain after the loop: it may only read arrays and sum floats.
 static LogicalResult checkTailDomain(DomainOp domain) {
   for (Operation &op : domain.getBodyBlock()->getOperations())
@@ -45,6 +51,12 @@ static LogicalResult checkTailDomain(DomainOp domain) {
 static bool isInDomains(Operation *user, ArrayRef<DomainOp> domains) {
   return llvm::any_of(domains, [&](DomainOp domain) {
     return domain->isAncestor(user);
+  });
+}
+
+Operation *ad::firstUserIn(Value value, ArrayRef<DomainOp> domains) {
+  return *llvm::find_if(value.getUsers(), [&](Operation *user) {
+    return isInDomains(user, domains);
   });
 }
 
@@ -210,7 +222,7 @@ static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
 
   for (Value capture : plan.captures) {
     auto arg = dyn_cast<BlockArgument>(capture);
-    bool isArg = arg && arg.getOwner()->getParentOp() == func.getOperation();
+    bool isArg = isArgumentOf(capture, func);
     if (isa<MemRefType>(capture.getType())) {
       if (!isArg)
         return loop.emitOpError("reads an array that is not an argument of "
@@ -272,11 +284,9 @@ static LogicalResult planTailCaptures(TimeLoopPlan &plan, func::FuncOp func,
       activeFloats(func, above, isActive, results);
   plan.tailCaptures = collectCaptures(plan.tail);
   for (Value capture : plan.tailCaptures) {
-    Operation *user = *llvm::find_if(capture.getUsers(), [&](Operation *u) {
-      return isInDomains(u, plan.tail);
-    });
+    Operation *user = firstUserIn(capture, plan.tail);
     auto arg = dyn_cast<BlockArgument>(capture);
-    bool isArg = arg && arg.getOwner()->getParentOp() == func.getOperation();
+    bool isArg = isArgumentOf(capture, func);
     if (capture.getDefiningOp() == loop.getOperation()) {
       if (!isa<MemRefType>(capture.getType()))
         return user->emitOpError(
@@ -372,11 +382,8 @@ static LogicalResult planHeadCaptures(TimeLoopPlan &plan, func::FuncOp func,
       activeFloats(func, plan.prologue, isActive, results);
   plan.headCaptures = collectCaptures(plan.head);
   for (Value capture : plan.headCaptures) {
-    Operation *user = *llvm::find_if(capture.getUsers(), [&](Operation *u) {
-      return isInDomains(u, plan.head);
-    });
-    auto arg = dyn_cast<BlockArgument>(capture);
-    bool isArg = arg && arg.getOwner()->getParentOp() == func.getOperation();
+    Operation *user = firstUserIn(capture, plan.head);
+    bool isArg = isArgumentOf(capture, func);
     if (isa<MemRefType>(capture.getType()) && !isArg)
       return user->emitOpError(
           "reads an array before the time loop that is not an argument of "

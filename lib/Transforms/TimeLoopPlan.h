@@ -50,6 +50,10 @@ struct TimeLoopPlan {
   SmallVector<unsigned> inverse() const;
 };
 
+/// The first user of `value` that is one of `domains` or inside one (there
+/// must be one): where to report what those domains do with it.
+Operation *firstUserIn(Value value, ArrayRef<DomainOp> domains);
+
 /// Plans the reversal of `loop`, the time loop at the top level of `func`,
 /// whose active arguments are `isActiveArg`. Reports what cannot be
 /// reversed (yet) at the op concerned.

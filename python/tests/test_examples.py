@@ -67,20 +67,30 @@ def test_fwi_time_loop(rng):
     check(stencilad.check_gradient(f, args, threads=(1, 2)))
 
 
+def adjoint_of_copies(f, args, snapshots=None):
+    """f's gradients on copies of `args` (a time loop's adjoint uses its
+    state arrays as work space), store-all when `snapshots` is None."""
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    kw = {} if snapshots is None else {"snapshots": snapshots}
+    return f.adjoint(*copies, **kw)
+
+
+def check_schedules_bitwise(f, args, counts, names, nonzero):
+    """Every snapshot count in `counts` gives bitwise the store-all
+    gradients `names`; the one named `nonzero` is not all zero."""
+    reference = adjoint_of_copies(f, args)
+    assert np.any(reference[nonzero] != 0)
+    for s in counts:
+        g = adjoint_of_copies(f, args, s)
+        for name in names:
+            assert g[name].tobytes() == reference[name].tobytes(), (s, name)
+
+
 def test_fwi_schedules_bitwise(rng):
     """Every snapshot count gives bitwise the store-all gradient."""
     f = example("fwi/fwi.mlir").fwi
-    args = fwi_args(rng, steps=8)
-
-    def grad(snapshots):
-        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        kw = {} if snapshots is None else {"snapshots": snapshots}
-        return f.adjoint(*copies, **kw)["m"]
-
-    reference = grad(None)
-    assert np.any(reference != 0)
-    for s in range(1, 9):
-        assert grad(s).tobytes() == reference.tobytes(), s
+    check_schedules_bitwise(f, fwi_args(rng, steps=8), range(1, 9), ["m"],
+                            "m")
 
 
 def fwi_velocity_args(rng, n=10, steps=12, dtoh=0.25):
@@ -98,8 +108,7 @@ def test_fwi_velocity_head(rng):
     f = example("fwi/fwi_velocity.mlir").fwi_velocity
     args = fwi_velocity_args(rng)
     check(stencilad.check_gradient(f, args, snapshots=3, threads=(1, 2)))
-    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    g = f.adjoint(*copies, snapshots=3)
+    g = adjoint_of_copies(f, args, 3)
     vel, dtoh = args[3], args[5]
     m_args = ([np.zeros_like(vel) for _ in range(3)] + [(vel * dtoh) ** 2]
               + args[6:])
@@ -130,19 +139,8 @@ def test_heat_control_final_state(rng):
 def test_heat_control_schedules_bitwise(rng):
     """Every snapshot count gives bitwise the store-all gradient."""
     f = example("heat_control").heat_control
-    args = heat_control_args(rng, steps=6)
-
-    def grad(snapshots):
-        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        kw = {} if snapshots is None else {"snapshots": snapshots}
-        return f.adjoint(*copies, **kw)
-
-    reference = grad(None)
-    assert np.any(reference["k"] != 0)
-    for s in range(1, 8):
-        g = grad(s)
-        for name in ("u0", "u1", "k"):
-            assert g[name].tobytes() == reference[name].tobytes(), (s, name)
+    check_schedules_bitwise(f, heat_control_args(rng, steps=6), range(1, 8),
+                            ["u0", "u1", "k"], "k")
 
 
 class _Scaled:
