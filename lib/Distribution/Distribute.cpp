@@ -47,6 +47,13 @@ static bool isLoopState(Value value, scf::ForOp loop) {
          isa<MemRefType>(arg.getType());
 }
 
+/// Whether `value` is an array result of the time loop `loop` (a final
+/// state, which domains after the loop read).
+static bool isFinalState(Value value, scf::ForOp loop) {
+  return loop && value.getDefiningOp() == loop.getOperation() &&
+         isa<MemRefType>(value.getType());
+}
+
 /// The argument of `func` that `array` is, or is a subview of (through
 /// any number of subviews); null for anything else.
 static BlockArgument getArgumentRoot(Value array, func::FuncOp func) {
@@ -81,12 +88,13 @@ checkAccess(AccessOpInterface access, DistributedFunction &dist,
   }
   Value array = access.getAccessedArray();
   auto arg = dyn_cast<BlockArgument>(array);
-  if (!arg || (arg.getOwner() != &dist.func.getBody().front() &&
-               !isLoopState(arg, dist.loop)))
+  bool isArgument = arg && arg.getOwner() == &dist.func.getBody().front();
+  if (!isArgument && !isLoopState(array, dist.loop) &&
+      !isFinalState(array, dist.loop))
     return access->emitOpError()
-           << "accesses an array that is not an argument of the function "
-              "or a state of its time loop; distributing it is not "
-              "supported yet";
+           << "accesses an array that is not an argument of the function, "
+              "a state of its time loop or one of the loop's results; "
+              "distributing it is not supported yet";
   auto type = cast<MemRefType>(array.getType());
   if (!isDistributable(type, rank))
     return access->emitOpError()
@@ -100,11 +108,11 @@ checkAccess(AccessOpInterface access, DistributedFunction &dist,
       return access->emitOpError()
              << "permutes the iteration dimensions (`dims`); distributing "
                 "it is not supported yet";
-  SmallVectorImpl<BlockArgument> &arrays = dist.arrays;
-  auto *it = llvm::find(arrays, arg);
+  SmallVectorImpl<Value> &arrays = dist.arrays;
+  auto *it = llvm::find(arrays, array);
   if (it != arrays.end())
     return std::optional<unsigned>(it - arrays.begin());
-  arrays.push_back(arg);
+  arrays.push_back(array);
   return std::optional<unsigned>(arrays.size() - 1);
 }
 
@@ -296,18 +304,16 @@ static LogicalResult collectBlock(Block &block, ArrayRef<int64_t> grid,
                                   DistributedFunction &dist) {
   for (Operation &op : block) {
     if (auto domain = dyn_cast<DomainOp>(&op)) {
-      if (dist.loop && &block != dist.loop.getBody())
-        return domain.emitOpError()
-               << "is outside the time loop of its function; distributing "
-                  "it is not supported yet";
       dist.domains.push_back(domain);
       if (failed(checkDomain(domain, dist, grid, dist.accesses.emplace_back())))
         return failure();
       continue;
     }
     if (&op == dist.loop.getOperation()) {
+      dist.head = dist.domains.size();
       if (failed(collectBlock(*dist.loop.getBody(), grid, dist)))
         return failure();
+      dist.body = dist.domains.size() - dist.head;
       continue;
     }
     if (isa<func::ReturnOp, scf::YieldOp>(op) || isScalarArgumentAccess(op) ||
@@ -331,6 +337,33 @@ static bool isReplicatedUse(Operation *user, scf::ForOp loop) {
          user->getParentOfType<DomainOp>() || user == loop.getOperation();
 }
 
+/// Whether every use of `arg` other than starting a state of the time loop
+/// `loop` is before the loop: domains before it may write the array a
+/// state starts from (the head), where no state aliases it yet.
+static bool isUsedBeforeLoopOnly(BlockArgument arg, scf::ForOp loop) {
+  return llvm::all_of(arg.getUsers(), [&](Operation *user) {
+    if (user == loop.getOperation())
+      return true;
+    Operation *top = loop->getBlock()->findAncestorOpInBlock(*user);
+    return top && top->isBeforeInBlock(loop);
+  });
+}
+
+/// Checks that every use of the loop's array results is in a domain after
+/// it (the tail reads the final states).
+static LogicalResult checkFinalStateUses(scf::ForOp loop) {
+  for (Value result : loop.getResults()) {
+    if (!isa<MemRefType>(result.getType()))
+      continue;
+    for (Operation *user : result.getUsers())
+      if (!user->getParentOfType<DomainOp>())
+        return user->emitOpError()
+               << "uses a final state of the time loop outside a domain; "
+                  "distributing it is not supported yet";
+  }
+  return success();
+}
+
 /// Checks that distributed arrays are used in domains only, replicated
 /// arrays only read, and the time loop's states started from arguments
 /// and rotated by its `scf.yield` alone.
@@ -349,10 +382,14 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
       if (distributed ? bool(user->getParentOfType<DomainOp>())
                       : isReplicatedUse(user, loop))
         continue;
-      if (distributed && user == loop.getOperation())
+      if (distributed && user == loop.getOperation()) {
+        if (isUsedBeforeLoopOnly(arg, loop))
+          continue;
         return user->emitOpError()
-               << "starts a state from an array that domains also access "
-                  "directly; distributing it is not supported yet";
+               << "starts a state from an array that domains in or after "
+                  "the loop also access directly; distributing it is not "
+                  "supported yet";
+      }
       if (distributed)
         return user->emitOpError()
                << "uses a distributed array outside a domain; this is not "
@@ -372,7 +409,8 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
       continue;
     auto arg = dyn_cast<BlockArgument>(init);
     if (!arg || arg.getOwner() != &dist.func.getBody().front() ||
-        llvm::is_contained(dist.arrays, arg) ||
+        (llvm::is_contained(dist.arrays, arg) &&
+         !isUsedBeforeLoopOnly(arg, loop)) ||
         dist.replicated.contains(arg) || llvm::is_contained(starts, arg))
       return loop.emitOpError()
              << "starts a state from a value that is not an argument of the "
@@ -385,16 +423,13 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
                 "grid's rank ("
              << rank << ") and of identity layout";
     starts.push_back(arg);
-    if (!result.use_empty())
-      return loop.emitOpError() << "has a state that is used after the loop; "
-                                   "distributing it is not supported yet";
     for (Operation *user : state.getUsers())
       if (!isa<scf::YieldOp>(user) && !user->getParentOfType<DomainOp>())
         return user->emitOpError()
                << "uses a time-loop state outside a domain; distributing it "
                   "is not supported yet";
   }
-  return success();
+  return checkFinalStateUses(loop);
 }
 
 /// Splits the domains of `block` that compute sums and write: the sums
@@ -431,10 +466,14 @@ static LogicalResult collectFunction(func::FuncOp func, ArrayRef<int64_t> grid,
     return success();
   }
   SmallVector<bool> invariant;
-  for (BlockArgument array : dist.arrays)
-    invariant.push_back(array.getOwner() == &func.getBody().front());
-  dist.plan = planLoopDistribution(dist.accesses, dist.arrays.size(),
-                                   grid.size(), invariant);
+  for (Value array : dist.arrays) {
+    auto arg = dyn_cast<BlockArgument>(array);
+    invariant.push_back(arg && arg.getOwner() == &func.getBody().front());
+  }
+  unsigned tail = dist.domains.size() - dist.head - dist.body;
+  dist.plan = planTimeLoopDistribution(dist.accesses, dist.head, tail,
+                                       dist.arrays.size(), grid.size(),
+                                       invariant);
   return success();
 }
 

@@ -59,19 +59,25 @@ public:
     SmallVector<Value> origin;
     for (unsigned k = 0; k < rank; ++k)
       origin.push_back(sub(starts[k], constant(halo)));
-    // Views of the arguments once, of the loop's states every iteration.
-    for (BlockArgument array : dist.arrays) {
+    // Views of the arguments once, of the loop's states every iteration,
+    // of its results after it.
+    for (Value array : dist.arrays) {
       OpBuilder::InsertionGuard guard(b);
-      if (array.getOwner() != &dist.func.getBody().front())
-        b.setInsertionPointToStart(array.getOwner());
+      if (auto state = dyn_cast<BlockArgument>(array);
+          state && state.getOwner() != &dist.func.getBody().front())
+        b.setInsertionPointToStart(state.getOwner());
+      else if (!isa<BlockArgument>(array))
+        b.setInsertionPointAfter(dist.loop);
       views.push_back(makeView(array, origin));
     }
-    if (dist.loop) {
-      b.setInsertionPoint(dist.loop);
-      for (const HaloExchange &exchange : dist.plan.entry)
-        emitExchange(exchange);
-    }
+    // In program order: the head's domains, the exchanges before the loop,
+    // its body's and the tail's domains.
     for (unsigned i = 0; i < dist.domains.size(); ++i) {
+      if (dist.loop && i == dist.head) {
+        b.setInsertionPoint(dist.loop);
+        for (const HaloExchange &exchange : dist.plan.entry)
+          emitExchange(exchange);
+      }
       b.setInsertionPoint(dist.domains[i]);
       for (const HaloExchange &exchange : dist.plan.domains[i].exchanges)
         emitExchange(exchange);
@@ -194,15 +200,19 @@ void FunctionEmitter::emitBlock() {
 }
 
 /// The arguments whose extents a distributed function checks: its arrays,
-/// and the arguments its time loop's states start from.
+/// and the arguments its time loop's states (and so its results) start
+/// from.
 static SmallVector<BlockArgument> getCheckedArguments(DistributedFunction &dist) {
   SmallVector<BlockArgument> args;
-  for (BlockArgument array : dist.arrays) {
-    if (array.getOwner() != &dist.func.getBody().front())
-      array = cast<BlockArgument>(
-          dist.loop.getTiedLoopInit(array)->get());
-    if (!llvm::is_contained(args, array))
-      args.push_back(array);
+  for (Value array : dist.arrays) {
+    if (auto result = dyn_cast<OpResult>(array))
+      array = dist.loop.getInitArgs()[result.getResultNumber()];
+    else if (cast<BlockArgument>(array).getOwner() !=
+             &dist.func.getBody().front())
+      array = dist.loop.getTiedLoopInit(cast<BlockArgument>(array))->get();
+    auto arg = cast<BlockArgument>(array);
+    if (!llvm::is_contained(args, arg))
+      args.push_back(arg);
   }
   return args;
 }
@@ -259,7 +269,7 @@ Value FunctionEmitter::makeView(Value memref, ArrayRef<Value> origin) {
 }
 
 void FunctionEmitter::emitExchange(const HaloExchange &exchange) {
-  BlockArgument array = dist.arrays[exchange.array];
+  Value array = dist.arrays[exchange.array];
   SmallVector<OpFoldResult> offsets, sizes, strides;
   SmallVector<shard::GridAxesAttr> axes;
   SmallVector<int64_t> halos;

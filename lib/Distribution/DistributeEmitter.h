@@ -22,14 +22,17 @@ namespace mlir::stencil {
 inline constexpr llvm::StringLiteral kGridName = "stencil_grid";
 
 /// A function to distribute: its time loop (or null), its domains in
-/// program order, their accesses (array numbers index `arrays`: arguments
-/// of the function and states of its time loop) and its plan.
+/// program order (`head` before the loop, then `body` in it, then the rest
+/// after it), their accesses (array numbers index `arrays`: arguments of
+/// the function, states of its time loop and the loop's array results) and
+/// its plan.
 struct DistributedFunction {
   func::FuncOp func;
   scf::ForOp loop;
   SmallVector<DomainOp> domains;
+  unsigned head = 0, body = 0;
   SmallVector<SmallVector<DistAccess>> accesses;
-  SmallVector<BlockArgument> arrays;
+  SmallVector<Value> arrays;
   /// Arguments that domains read whole, in global coordinates, on every
   /// rank (through subviews, or of another rank than the grid's).
   llvm::SmallDenseSet<BlockArgument> replicated;

@@ -182,6 +182,28 @@ mlir::stencil::planLoopDistribution(ArrayRef<SmallVector<DistAccess>> domains,
   return plan;
 }
 
+DistributionPlan mlir::stencil::planTimeLoopDistribution(
+    ArrayRef<SmallVector<DistAccess>> domains, unsigned head, unsigned tail,
+    unsigned numArrays, unsigned rank, ArrayRef<bool> invariant) {
+  unsigned body = domains.size() - head - tail;
+  DistributionPlan plan = planLoopDistribution(domains.slice(head, body),
+                                               numArrays, rank, invariant);
+  DistributionPlan before =
+      planDistribution(domains.take_front(head), numArrays, rank);
+  DistributionPlan after =
+      planDistribution(domains.take_back(tail), numArrays, rank);
+  plan.domains.insert(plan.domains.begin(), before.domains.begin(),
+                      before.domains.end());
+  llvm::append_range(plan.domains, after.domains);
+  for (unsigned a = 0; a < numArrays; ++a) {
+    plan.halos[a].widen(before.halos[a]);
+    plan.halos[a].widen(after.halos[a]);
+  }
+  plan.head = head;
+  plan.tail = tail;
+  return plan;
+}
+
 static llvm::json::Value toJSON(const HaloWidths &widths) {
   llvm::json::Array sides;
   for (unsigned k = 0; k < widths.lower.size(); ++k)
@@ -212,5 +234,9 @@ void DistributionPlan::printJSON(raw_ostream &os) const {
                             {"max_halo", maxHalo()}};
   if (loop)
     object["loop_entry"] = toJSON(entry);
+  if (head)
+    object["head_domains"] = head;
+  if (tail)
+    object["tail_domains"] = tail;
   os << llvm::json::Value(std::move(object));
 }

@@ -65,8 +65,11 @@ struct DistDomain {
 /// The plan of one function.
 struct DistributionPlan {
   unsigned rank = 0;
-  /// Whether the domains are a time loop's body (planLoopDistribution).
+  /// Whether the domains are a time loop's body (planLoopDistribution),
+  /// with `head` domains before it and `tail` after it
+  /// (planTimeLoopDistribution).
   bool loop = false;
+  unsigned head = 0, tail = 0;
   /// Exchanges that run once before the time loop, in array order.
   SmallVector<HaloExchange> entry;
   std::vector<DistDomain> domains;
@@ -100,6 +103,17 @@ DistributionPlan planDistribution(ArrayRef<SmallVector<DistAccess>> domains,
 DistributionPlan planLoopDistribution(ArrayRef<SmallVector<DistAccess>> domains,
                                       unsigned numArrays, unsigned rank,
                                       ArrayRef<bool> invariant);
+
+/// Plans a function with a time loop: `domains` in program order are
+/// `head` domains before the loop, then its body's, then `tail` domains
+/// after it. Each part is planned on its own, trusting no halo on entry
+/// (planDistribution before and after the loop, planLoopDistribution for
+/// the body), so an array written before or inside the loop is exchanged
+/// again where the next part reads it beyond the block.
+DistributionPlan
+planTimeLoopDistribution(ArrayRef<SmallVector<DistAccess>> domains,
+                         unsigned head, unsigned tail, unsigned numArrays,
+                         unsigned rank, ArrayRef<bool> invariant);
 
 } // namespace mlir::stencil
 

@@ -5,8 +5,11 @@
  * Inputs/time-loops.mlir compiled with --stencil-adjoint and
  * --stencil-distribute=grid=P (DIST.so) and without it (REF.so). KERNEL is
  * wave1d (leapfrog through three rotated buffers, a point source, a
- * receiver misfit; velocity and initial states active) or decay1d
- * (nonlinear, two rotated buffers, an active scalar). For each global size
+ * receiver misfit; velocity and initial states active), decay1d
+ * (nonlinear, two rotated buffers, an active scalar), wave1d_final (wave1d
+ * plus objectives of the final states after the loop: the tail) or
+ * wave1d_head (domains before the loop write the coefficient and the first
+ * state from a velocity, and sum a penalty: the head). For each global size
  * n and T steps, every rank checks on its blocks (halos NaN on entry: only
  * the exchanges may fill them):
  *   - the objective and the final states bitwise equal to one process;
@@ -26,10 +29,11 @@
 typedef StencilMemRef0D_f64 S;
 typedef int64_t I;
 
-enum { MaxArrays = 8 };
+enum { MaxArrays = 12 };
 
-/* The arrays of one call: inputs then shadows, each the whole global array
- * (one process) or a rank's block; an active scalar and its shadow. */
+/* The arrays of one call: inputs (the active ones first) then shadows,
+ * each the whole global array (one process) or a rank's block; an active
+ * scalar and its shadow. */
 typedef struct {
   V a[MaxArrays];
   double k, kb;
@@ -39,9 +43,11 @@ typedef struct {
   void *primal, *adjoint;
 } Functions;
 
+/* `direction`: the input the gradient is checked along; `velocity`: the
+ * input scaled into [0.15, 0.25] (a stable wave speed), or -1. */
 typedef struct Kernel {
   const char *name;
-  int inputs, shadows, direction;
+  int inputs, shadows, direction, velocity;
   double (*primal)(const Functions *, Arrays *, long n, int dist);
   void (*adjoint)(const Functions *, Arrays *, long n, long snapshots,
                   double seed, int dist);
@@ -109,25 +115,94 @@ static void decayAdjoint(const Functions *f, Arrays *A, long n,
                               &kb, seed, snapshots);
 }
 
+/*--- wave1d_final: (u0, u1, u2, c, w, d, dT, n, s, r, steps) -> J --------*/
+
+typedef double (*FinalRef)(V *, V *, V *, V *, V *, V *, V *, I, I, I, I);
+typedef double (*FinalDist)(V *, V *, V *, V *, V *, V *, V *, I, I, I, I, I);
+typedef void (*FinalAdjRef)(V *, V *, V *, V *, V *, V *, V *, I, I, I, I,
+                            V *, V *, V *, V *, double, I);
+typedef void (*FinalAdjDist)(V *, V *, V *, V *, V *, V *, V *, I, I, I, I,
+                             V *, V *, V *, V *, double, I, I);
+
+/* a[4] is dT, the observed final state (passive, a block). */
+static double finalPrimal(const Functions *f, Arrays *A, long n, int dist) {
+  V *a = A->a;
+  if (dist)
+    return ((FinalDist)f->primal)(&a[0], &a[1], &a[2], &a[3], &w, &d, &a[4],
+                                  n, n / 3, 2 * n / 3, T, n);
+  return ((FinalRef)f->primal)(&a[0], &a[1], &a[2], &a[3], &w, &d, &a[4], n,
+                               n / 3, 2 * n / 3, T);
+}
+
+static void finalAdjoint(const Functions *f, Arrays *A, long n, long snapshots,
+                         double seed, int dist) {
+  V *a = A->a;
+  if (dist)
+    ((FinalAdjDist)f->adjoint)(&a[0], &a[1], &a[2], &a[3], &w, &d, &a[4], n,
+                               n / 3, 2 * n / 3, T, &a[5], &a[6], &a[7], &a[8],
+                               seed, snapshots, n);
+  else
+    ((FinalAdjRef)f->adjoint)(&a[0], &a[1], &a[2], &a[3], &w, &d, &a[4], n,
+                              n / 3, 2 * n / 3, T, &a[5], &a[6], &a[7], &a[8],
+                              seed, snapshots);
+}
+
+/*--- wave1d_head: (u0, u1, u2, w0, v, c, d, s, h, n, r, steps) -> J ------*/
+
+typedef double (*HeadRef)(V *, V *, V *, V *, V *, V *, V *, double, double, I,
+                          I, I);
+typedef double (*HeadDist)(V *, V *, V *, V *, V *, V *, V *, double, double,
+                           I, I, I, I);
+typedef void (*HeadAdjRef)(V *, V *, V *, V *, V *, V *, V *, double, double,
+                           I, I, I, V *, V *, V *, V *, V *, V *, double, I);
+typedef void (*HeadAdjDist)(V *, V *, V *, V *, V *, V *, V *, double, double,
+                            I, I, I, V *, V *, V *, V *, V *, V *, double, I,
+                            I);
+
+/* c = (2 v)^2 from v in [0.15, 0.25], u1 = u0 + 0.1 w0. */
+static double headPrimal(const Functions *f, Arrays *A, long n, int dist) {
+  V *a = A->a;
+  if (dist)
+    return ((HeadDist)f->primal)(&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &d,
+                                 2.0, 0.1, n, 2 * n / 3, T, n);
+  return ((HeadRef)f->primal)(&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &d,
+                              2.0, 0.1, n, 2 * n / 3, T);
+}
+
+static void headAdjoint(const Functions *f, Arrays *A, long n, long snapshots,
+                        double seed, int dist) {
+  V *a = A->a;
+  if (dist)
+    ((HeadAdjDist)f->adjoint)(&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &d,
+                              2.0, 0.1, n, 2 * n / 3, T, &a[6], &a[7], &a[8],
+                              &a[9], &a[10], &a[11], seed, snapshots, n);
+  else
+    ((HeadAdjRef)f->adjoint)(&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &d, 2.0,
+                             0.1, n, 2 * n / 3, T, &a[6], &a[7], &a[8], &a[9],
+                             &a[10], &a[11], seed, snapshots);
+}
+
 static const Kernel kernels[] = {
-    {"wave1d", 4, 4, 3, wavePrimal, waveAdjoint},
-    {"decay1d", 2, 2, 0, decayPrimal, decayAdjoint},
+    {"wave1d", 4, 4, 3, 3, wavePrimal, waveAdjoint},
+    {"decay1d", 2, 2, 0, -1, decayPrimal, decayAdjoint},
+    {"wave1d_final", 5, 4, 3, 3, finalPrimal, finalAdjoint},
+    {"wave1d_head", 6, 6, 4, 4, headPrimal, headAdjoint},
 };
 
 /*--- the checks ----------------------------------------------------------*/
 
-/* The global arrays of a call: test values, the velocity of wave1d in
- * [0.15, 0.25], input `direction` plus h times a random direction (seed
- * 99), shadows test values or zeros. */
+/* The global arrays of a call: test values, the velocity in [0.15, 0.25],
+ * input `direction` plus h times a random direction (seed 99), shadows
+ * test values or zeros. */
 static Arrays globalArrays(const Kernel *K, long n, double h, int zeroShadows) {
   Arrays A = {.k = 0.3, .kb = zeroShadows ? 0.0 : 0.25};
   for (int a = 0; a < K->inputs + K->shadows; ++a) {
     int shadow = a >= K->inputs;
     A.a[a] = globalArray(n, shadow && zeroShadows ? 0 : a + 1, 0, 0);
   }
-  if (K->direction == 3)
+  if (K->velocity >= 0)
     for (long i = 0; i < n; ++i)
-      A.a[3].aligned[i] = 0.2 + 0.05 * A.a[3].aligned[i];
+      A.a[K->velocity].aligned[i] = 0.2 + 0.05 * A.a[K->velocity].aligned[i];
   for (long i = 0; i < n; ++i)
     A.a[K->direction].aligned[i] += h * testValue(99, i);
   return A;
@@ -239,7 +314,9 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], kernels[k].name))
       K = &kernels[k];
   if (argc < 7 || !K) {
-    fprintf(stderr, "usage: %s wave1d|decay1d DIST.so REF.so HALO T n...\n",
+    fprintf(stderr,
+            "usage: %s wave1d|decay1d|wave1d_final|wave1d_head DIST.so "
+            "REF.so HALO T n...\n",
             argv[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
