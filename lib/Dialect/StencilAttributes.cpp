@@ -11,6 +11,7 @@
 #include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -101,6 +102,12 @@ static LogicalResult verifyDistribution(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+bool mlir::stencil::isHostMemory(Value memref) {
+  auto alloc = memref.getDefiningOp<memref::AllocOp>();
+  return alloc &&
+         alloc->hasAttr(StencilDialect::HostMemoryAttrHelper::getNameStr());
+}
+
 LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -140,6 +147,13 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name
                                << "' must be a non-negative i64 on an op "
                                   "with one index result";
+    return success();
+  }
+  if (name == HostMemoryAttrHelper::getNameStr()) {
+    if (!isa<memref::AllocOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a unit attribute on a "
+                                  "memref.alloc";
     return success();
   }
   if (name == DistributedSumAttrHelper::getNameStr()) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/GPU/Passes.h"
 #include "Stencil/Runtime/GPURuntime.h"
 #include "Stencil/Support/Declare.h"
@@ -69,6 +70,7 @@ struct StencilGPUHostReadsPass
     SmallVector<memref::LoadOp> loads;
     module.walk([&](memref::LoadOp load) {
       if (!load->getParentOfType<scf::ParallelOp>() &&
+          !stencil::isHostMemory(load.getMemRef()) &&
           isa<Float32Type, Float64Type>(load.getType()))
         loads.push_back(load);
     });

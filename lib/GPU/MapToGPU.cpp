@@ -9,6 +9,7 @@
 
 #include "Nests.h"
 #include "Stencil/GPU/BlockPlan.h"
+#include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -57,13 +58,19 @@ static LogicalResult setMapping(scf::ParallelOp loop, const BlockPlan &plan,
   return gpu::setMappingAttr(loop, mapping);
 }
 
-/// Replaces the temporaries of `module`'s host code by device memory.
+/// Replaces the temporaries of `module`'s host code by device memory,
+/// except host memory (stencil::isHostMemory).
 static void allocateOnDevice(ModuleOp module) {
   IRRewriter rewriter(module.getContext());
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
-    if (isa<memref::AllocOp, memref::DeallocOp>(op) &&
-        !op->getParentOfType<scf::ParallelOp>())
+    if (op->getParentOfType<scf::ParallelOp>())
+      return;
+    if (auto alloc = dyn_cast<memref::AllocOp>(op);
+        alloc && !isHostMemory(alloc))
+      ops.push_back(op);
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+        dealloc && !isHostMemory(dealloc.getMemref()))
       ops.push_back(op);
   });
   // The async forms, each between a fresh token and a wait: gpu-to-llvm

@@ -105,14 +105,14 @@ static bool dependsOnlyOn(DomainOp domain, Value value, Value source) {
 
 /// Whether the bounds of `domain`, at the top level of `func`, are the same
 /// in every step: computed without memory reads from constants and index
-/// arguments other than `stepIndex`.
+/// arguments other than those of `perStep`.
 static bool hasStepInvariantBounds(func::FuncOp func, DomainOp domain,
-                                   BlockArgument stepIndex) {
+                                   ArrayRef<BlockArgument> perStep) {
   SmallVector<Value> worklist(domain.getBoundOperands());
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg == stepIndex || !arg.getType().isIndex() ||
+      if (llvm::is_contained(perStep, arg) || !arg.getType().isIndex() ||
           arg.getOwner() != &func.getBody().front())
         return false;
       continue;
@@ -131,7 +131,7 @@ static bool hasStepInvariantBounds(func::FuncOp func, DomainOp domain,
 /// the shadow it then goes to plays no other part in a hand-over.
 static void planDeferrals(func::FuncOp stepAdjoint,
                           MutableArrayRef<ShadowHandOver> plan,
-                          BlockArgument stepIndex) {
+                          ArrayRef<BlockArgument> perStep) {
   llvm::SmallDenseSet<unsigned> involved;
   for (const ShadowHandOver &h : plan) {
     involved.insert(h.fromArg);
@@ -143,7 +143,7 @@ static void planDeferrals(func::FuncOp stepAdjoint,
     h.deferred = !involved.contains(h.receiverArg) &&
                  dependsOnlyOn(domain, h.accumulate.getValue(),
                                entry.getArgument(h.fromArg)) &&
-                 hasStepInvariantBounds(stepAdjoint, domain, stepIndex);
+                 hasStepInvariantBounds(stepAdjoint, domain, perStep);
   }
 }
 
@@ -151,7 +151,7 @@ SmallVector<ShadowHandOver>
 mlir::stencil::ad::planShadowHandOvers(func::FuncOp stepAdjoint,
                                        ArrayRef<BlockArgument> shadows,
                                        ArrayRef<unsigned> handedTo,
-                                       BlockArgument stepIndex) {
+                                       ArrayRef<BlockArgument> perStep) {
   SmallVector<ShadowHandOver> plan;
   for (auto [from, to] : llvm::enumerate(handedTo)) {
     if (to == from)
@@ -167,7 +167,7 @@ mlir::stencil::ad::planShadowHandOvers(func::FuncOp stepAdjoint,
     h.receiverArg = shadows[handedTo[to]].getArgNumber();
     plan.push_back(h);
   }
-  planDeferrals(stepAdjoint, plan, stepIndex);
+  planDeferrals(stepAdjoint, plan, perStep);
   return plan;
 }
 

@@ -35,7 +35,8 @@ bool ad::isActiveArg(func::FuncOp func, BlockArgument arg) {
 
 LogicalResult TimeLoopDifferentiator::outlineStep() {
   // Arguments: the captures (constants are cloned instead), the rotated
-  // arrays, the loop's induction variable; results: the summed terms.
+  // arrays, the loop's induction variable, the clocks' values; results:
+  // the summed terms.
   SmallVector<Type> types;
   SmallVector<Value> active;
   for (Value capture : plan.captures) {
@@ -48,6 +49,8 @@ LogicalResult TimeLoopDifferentiator::outlineStep() {
   for (unsigned position : plan.arrays)
     types.push_back(loop.getRegionIterArgs()[position].getType());
   types.push_back(loop.getInductionVar().getType());
+  for (unsigned position : plan.clocks)
+    types.push_back(loop.getRegionIterArgs()[position].getType());
   SmallVector<Type> results;
   for (Value term : plan.terms)
     results.push_back(term.getType());
@@ -84,7 +87,10 @@ LogicalResult TimeLoopDifferentiator::outlineStep() {
     arg.setLoc(loop.getInitArgs()[position].getLoc());
     markActive(index++);
   }
-  mapping.map(loop.getInductionVar(), entry->getArgument(index));
+  mapping.map(loop.getInductionVar(), entry->getArgument(index++));
+  for (unsigned position : plan.clocks)
+    mapping.map(loop.getRegionIterArgs()[position],
+                entry->getArgument(index++));
 
   builder.setInsertionPointToStart(entry);
   for (Value capture : plan.captures)
@@ -156,6 +162,7 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
     builder.clone(*op, top.primal);
     propagateActivity(op, top);
   }
+  emitClocks();
   // The loop's sums have no value here (computing them would cost a
   // forward sweep): placeholders stand in, and must be unused once the
   // epilogue is reversed.
@@ -338,7 +345,7 @@ SmallVector<Value> ad::rotate(ValueRange binding,
 }
 
 SmallVector<Value> TimeLoopDifferentiator::stepOperands(ValueRange binding,
-                                                        Value time,
+                                                        Value index,
                                                         ValueRange written) {
   SmallVector<Value> operands;
   for (Value capture : stepCaptures) {
@@ -350,7 +357,8 @@ SmallVector<Value> TimeLoopDifferentiator::stepOperands(ValueRange binding,
       operands.push_back(top.primal.lookupOrDefault(capture));
   }
   llvm::append_range(operands, binding);
-  operands.push_back(time);
+  operands.push_back(stepTime(index));
+  llvm::append_range(operands, clockValues(index));
   return operands;
 }
 
@@ -374,7 +382,7 @@ SmallVector<Value> TimeLoopDifferentiator::emitStepLoop(Value begin, Value end,
         ValueRange shadowsNow = current.drop_front(numArrays);
         if (advance)
           func::CallOp::create(builder, l, step,
-                               stepOperands(now, stepTime(i)));
+                               stepOperands(now, i));
         SmallVector<Value> next;
         if (!now.empty())
           next = rotate(now, plan.rotation);
@@ -429,7 +437,7 @@ void TimeLoopDifferentiator::emitReverse(ValueRange binding,
         callIndex(builder, loc, runtime.actionSlot, schedule), binding);
   unsigned rotated = binding.size();
   SmallVector<Value> operands =
-      stepOperands(ValueRange(state).take_front(rotated), stepTime(index),
+      stepOperands(ValueRange(state).take_front(rotated), index,
                    ValueRange(state).drop_front(rotated));
   // The shadows of the step's active arguments, in argument order.
   for (Value capture : stepCaptures)
@@ -444,9 +452,10 @@ void TimeLoopDifferentiator::emitReverse(ValueRange binding,
 
 void TimeLoopDifferentiator::planHandOvers() {
   // The step's adjoint takes the primal's arguments (captures, rotated
-  // arrays, step index), the shadows of the active captures, then those of
-  // the rotated arrays.
-  unsigned first = stepCaptures.size() + plan.arrays.size() + 1;
+  // arrays, step index, clocks), the shadows of the active captures, then
+  // those of the rotated arrays.
+  unsigned indexArg = stepCaptures.size() + plan.arrays.size();
+  unsigned first = indexArg + 1 + plan.clocks.size();
   for (Value capture : stepCaptures)
     if (auto arg = dyn_cast<BlockArgument>(capture))
       first += isActiveArg(primal, arg);
@@ -459,9 +468,10 @@ void TimeLoopDifferentiator::planHandOvers() {
   SmallVector<unsigned> inverse = plan.inverse(), handedTo(inverse.size());
   for (auto [k, a] : llvm::enumerate(inverse))
     handedTo[a] = k;
-  BlockArgument stepIndex = entry.getArgument(stepCaptures.size() +
-                                             plan.arrays.size());
-  handOvers = planShadowHandOvers(stepAdjoint, shadows, handedTo, stepIndex);
+  // The step's index and the clocks change from step to step.
+  SmallVector<BlockArgument> perStep(
+      entry.getArguments().slice(indexArg, 1 + plan.clocks.size()));
+  handOvers = planShadowHandOvers(stepAdjoint, shadows, handedTo, perStep);
   if (!deferHandOvers)
     for (ShadowHandOver &handOver : handOvers)
       handOver.deferred = false;
@@ -543,7 +553,8 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   Location loc = loop.getLoc();
   Block &entry = adjoint.getBody().front();
   Value snapshotCount = entry.getArguments().back();
-  Value steps = emitTripCount();
+  // The clocks may have taken the trip count already.
+  Value steps = tripCount ? tripCount : emitTripCount();
   tripCount = steps;
   Type i64 = builder.getI64Type();
   auto toI64 = [&](Value v) {
@@ -606,6 +617,8 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   if (failed(finishScalars()))
     return failure();
   builder.setInsertionPointAfter(ifStarted);
+  for (Value buffer : clockBuffers)
+    memref::DeallocOp::create(builder, loc, buffer);
   func::ReturnOp::create(builder, primal.getLoc());
   return success();
 }

@@ -60,8 +60,13 @@ private:
   SmallVector<Value> emitReversedState(Value slot, ValueRange binding);
   void emitReverse(ValueRange binding, ValueRange shadows);
   Value stepTime(Value index);
-  SmallVector<Value> stepOperands(ValueRange binding, Value time,
+  /// The step function's operands for step `index` (counted from 0).
+  SmallVector<Value> stepOperands(ValueRange binding, Value index,
                                   ValueRange written = {});
+  // The clocks (TimeLoopClocks.cpp): their values for every step, computed
+  // before anything else, and read back per step.
+  void emitClocks();
+  SmallVector<Value> clockValues(Value index);
   LogicalResult finishScalars();
   void cleanup();
 
@@ -103,6 +108,8 @@ private:
   SmallVector<ShadowHandOver> handOvers;
   func::FuncOp steadyAdjoint, receivingAdjoint, handOverReset, handOverFlush;
   Value tripCount;
+  /// Per clock, its value before each step and after the last (T + 1).
+  SmallVector<Value> clockBuffers;
   SmallVector<Value> stepCaptures;
   func::FuncOp adjoint;
   RuntimeCalls runtime;

@@ -111,7 +111,9 @@ static LogicalResult planAccumulator(TimeLoopPlan &plan, unsigned position) {
            << "carries the scalar #" << position
            << " in a way not supported yet: a loop-carried float must be a "
               "sum of per-step terms (scf.yield ..., %acc + %term, %acc used "
-              "nowhere else)";
+              "nowhere else) or computed from itself, the step's index, "
+              "constants and passive arguments alone (a simulated time "
+              "%t + %dt)";
   };
   if (!add || add->getParentOp() != loop.getOperation() ||
       !add->hasOneUse() || !acc.hasOneUse())
@@ -125,14 +127,98 @@ static LogicalResult planAccumulator(TimeLoopPlan &plan, unsigned position) {
   return success();
 }
 
+/// The floats that the active arguments of `func` (and `alsoActive`) are,
+/// and that the ops `ops` (in order) compute from them.
+static llvm::SmallDenseSet<Value>
+activeFloats(func::FuncOp func, ArrayRef<Operation *> ops,
+             function_ref<bool(BlockArgument)> isActive,
+             ValueRange alsoActive = {}) {
+  llvm::SmallDenseSet<Value> active(alsoActive.begin(), alsoActive.end());
+  for (BlockArgument arg : func.getArguments())
+    if (isActive(arg) && isStencilFloat(arg.getType()))
+      active.insert(arg);
+  for (Operation *op : ops)
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      for (Value result : op->getResults())
+        active.insert(result);
+  return active;
+}
+
+/// Whether `value`, defined above the loop, is passive: not an active
+/// argument (a float, or an array a clock loads from), not computed from
+/// one before the loop, not a sum of the head.
+static bool isPassiveAbove(Value value, const TimeLoopPlan &plan,
+                           function_ref<bool(BlockArgument)> isActive) {
+  auto func = plan.loop->getParentOfType<func::FuncOp>();
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return isArgumentOf(arg, func) && !isActive(arg);
+  if (isa<DomainOp>(value.getDefiningOp()))
+    return false;
+  SmallVector<Value> headResults;
+  for (DomainOp domain : plan.head)
+    llvm::append_range(headResults, domain->getResults());
+  return !activeFloats(func, plan.prologue, isActive, headResults)
+              .contains(value);
+}
+
+/// Whether `op`, in the loop's body, may compute a clock: a side-effect
+/// free scalar op, or a load from a passive argument (a table of time
+/// steps).
+static bool isClockOp(Operation *op, const TimeLoopPlan &plan,
+                      function_ref<bool(BlockArgument)> isActive) {
+  scf::ForOp loop = plan.loop;
+  if (op->getBlock() != loop.getBody() || op->getNumRegions() != 0 ||
+      isa<DomainOp, scf::YieldOp>(op))
+    return false;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return load.getMemRef().getParentRegion() != &loop.getRegion() &&
+           isPassiveAbove(load.getMemRef(), plan, isActive);
+  return isMemoryEffectFree(op);
+}
+
+/// Recognises a clock at `position`: the value it yields is computed from
+/// itself, the step's index, constants and passive values above the loop,
+/// by ops of the body that isClockOp accepts. Adds them to the plan.
+static bool planClock(TimeLoopPlan &plan, unsigned position,
+                      function_ref<bool(BlockArgument)> isActive) {
+  scf::ForOp loop = plan.loop;
+  BlockArgument self = loop.getRegionIterArgs()[position];
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> worklist = {loop.getYieldedValues()[position]};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == self || v == loop.getInductionVar())
+      continue;
+    if (!loop.getRegion().isAncestor(v.getParentRegion())) {
+      if (!isPassiveAbove(v, plan, isActive))
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !isClockOp(def, plan, isActive))
+      return false;
+    if (ops.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  plan.clocks.push_back(position);
+  for (Operation &op : *loop.getBody())
+    if (ops.contains(&op) && !llvm::is_contained(plan.clockOps, &op))
+      plan.clockOps.push_back(&op);
+  return true;
+}
+
 /// Sorts the iter_args: rotated arrays (checked to be a permutation of
-/// distinct active arguments) and summed floats.
+/// distinct active arguments), clocks and summed floats.
 static LogicalResult planIterArgs(TimeLoopPlan &plan,
                                   function_ref<bool(BlockArgument)> isActive) {
   scf::ForOp loop = plan.loop;
   llvm::SmallDenseMap<Value, unsigned> arrayIndex;
   for (auto [position, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
     Type type = arg.getType();
+    bool scalar = isa<IntegerType, IndexType, FloatType>(type);
+    if (scalar && planClock(plan, position, isActive))
+      continue;
     if (isStencilFloat(type)) {
       if (failed(planAccumulator(plan, position)))
         return failure();
@@ -141,9 +227,12 @@ static LogicalResult planIterArgs(TimeLoopPlan &plan,
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref || memref.getRank() == 0)
       return loop.emitOpError()
-             << "carries a value of type " << type
-             << " (iter_arg #" << position
-             << "); only arrays of rank >= 1 and f32/f64 sums are supported";
+             << "carries a value of type " << type << " (iter_arg #"
+             << position
+             << ") that is not supported yet: the loop may carry arrays of "
+                "rank >= 1, f32/f64 sums of per-step terms, and scalars it "
+                "computes from themselves, the step's index, constants and "
+                "passive arguments alone";
     auto init = dyn_cast<BlockArgument>(loop.getInitArgs()[position]);
     if (!init || init.getOwner()->getParentOp() != loop->getParentOp() ||
         !isActive(init))
@@ -171,24 +260,6 @@ static LogicalResult planIterArgs(TimeLoopPlan &plan,
     plan.rotation.push_back(it->second);
   }
   return success();
-}
-
-/// The floats that the active arguments of `func` (and `alsoActive`) are,
-/// and that the ops `ops` (in order) compute from them.
-static llvm::SmallDenseSet<Value>
-activeFloats(func::FuncOp func, ArrayRef<Operation *> ops,
-             function_ref<bool(BlockArgument)> isActive,
-             ValueRange alsoActive = {}) {
-  llvm::SmallDenseSet<Value> active(alsoActive.begin(), alsoActive.end());
-  for (BlockArgument arg : func.getArguments())
-    if (isActive(arg) && isStencilFloat(arg.getType()))
-      active.insert(arg);
-  for (Operation *op : ops)
-    if (llvm::any_of(op->getOperands(),
-                     [&](Value v) { return active.contains(v); }))
-      for (Value result : op->getResults())
-        active.insert(result);
-  return active;
 }
 
 /// Collects what the body reads from above and checks it.
@@ -288,7 +359,9 @@ static LogicalResult planTailCaptures(TimeLoopPlan &plan, func::FuncOp func,
     auto arg = dyn_cast<BlockArgument>(capture);
     bool isArg = isArgumentOf(capture, func);
     if (capture.getDefiningOp() == loop.getOperation()) {
-      if (!isa<MemRefType>(capture.getType()))
+      unsigned position = cast<OpResult>(capture).getResultNumber();
+      if (!isa<MemRefType>(capture.getType()) &&
+          !llvm::is_contained(plan.clocks, position))
         return user->emitOpError(
             "reads the sum of the time loop in a domain after it; not "
             "supported yet");

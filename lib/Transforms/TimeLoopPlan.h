@@ -30,6 +30,13 @@ struct TimeLoopPlan {
   SmallVector<unsigned> accumulators;
   SmallVector<Value> terms;
   SmallVector<Operation *> additions;
+  /// Positions of the scalar iter_args the loop carries passively (a
+  /// simulated time `t + dt`, a counter): each step computes the next
+  /// value from the current one, the step's index, constants and passive
+  /// arguments alone, by `clockOps` (top-level ops of the body, in order).
+  /// The adjoint computes their values for every step before it runs one.
+  SmallVector<unsigned> clocks;
+  SmallVector<Operation *> clockOps;
   /// Values defined above the loop that its body uses, in first-use order.
   llvm::SetVector<Value> captures;
   /// Captured arrays that the body writes: state that does not rotate.
@@ -97,10 +104,12 @@ struct ShadowHandOver {
 
 /// The hand-overs of `stepAdjoint`, whose rotated arrays have the shadow
 /// arguments `shadows`, when the reversal hands the shadow of rotated array
-/// k to array handedTo[k]; `stepIndex` is the step's index argument.
+/// k to array handedTo[k]; `perStep` are the arguments that change from
+/// step to step (its index, the values of the clocks).
 SmallVector<ShadowHandOver>
 planShadowHandOvers(func::FuncOp stepAdjoint, ArrayRef<BlockArgument> shadows,
-                    ArrayRef<unsigned> handedTo, BlockArgument stepIndex);
+                    ArrayRef<unsigned> handedTo,
+                    ArrayRef<BlockArgument> perStep);
 
 /// Whether any hand-over of `plan` is deferred.
 bool anyDeferred(ArrayRef<ShadowHandOver> plan);

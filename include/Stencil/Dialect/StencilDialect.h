@@ -13,4 +13,10 @@
 
 #include "Stencil/Dialect/StencilOpsDialect.h.inc"
 
+namespace mlir::stencil {
+/// Whether `memref` is an allocation marked `stencil.host_memory`: memory
+/// that only host code uses, which the GPU pipeline keeps on the host.
+bool isHostMemory(Value memref);
+} // namespace mlir::stencil
+
 #endif // STENCIL_DIALECT_STENCILDIALECT_H

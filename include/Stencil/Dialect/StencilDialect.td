@@ -70,6 +70,11 @@ def Stencil_Dialect : Dialect {
   //    dimension `k` of the step's arrays. --stencil-distribute turns it
   //    into the rank's local index of that point, clamped to the points the
   //    rank owns, and removes the attribute.
+  //  - `stencil.host_memory` (unit, on a `memref.alloc`): set by
+  //    --stencil-adjoint on the table of a reversed time loop's clocks
+  //    (the scalars it carries passively), which only host code reads and
+  //    writes; the GPU pipeline leaves it in host memory
+  //    (stencil::isHostMemory).
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
@@ -81,7 +86,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::DictionaryAttr":$distribution,
     "::mlir::UnitAttr":$distinct_arrays,
     "::mlir::UnitAttr":$snapshot_borders,
-    "::mlir::IntegerAttr":$global_index
+    "::mlir::IntegerAttr":$global_index,
+    "::mlir::UnitAttr":$host_memory
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

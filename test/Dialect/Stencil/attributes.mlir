@@ -275,6 +275,26 @@ func.func @snapshot_borders_flag() -> i1 {
 
 // -----
 
+// `stencil.host_memory` marks the allocation of a time loop's clock table
+// (set by --stencil-adjoint): a unit attribute on a memref.alloc only.
+func.func @host_memory_on_alloca(%n: index) {
+  // expected-error@+1 {{'memref.alloca' op 'stencil.host_memory' must be a unit attribute on a memref.alloc}}
+  %a = memref.alloca(%n) {stencil.host_memory} : memref<?xf64>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @host_memory_table
+// CHECK:         memref.alloc(%{{.*}}) {stencil.host_memory} : memref<?xindex>
+func.func @host_memory_table(%n: index) {
+  %a = memref.alloc(%n) {stencil.host_memory} : memref<?xindex>
+  memref.dealloc %a : memref<?xindex>
+  return
+}
+
+// -----
+
 // `stencil.global_index` marks a bound of a border snapshot's box, an
 // index, as a global index of a dimension (set by --stencil-adjoint).
 func.func @global_index_on_f64() -> f64 {

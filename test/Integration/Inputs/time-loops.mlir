@@ -471,3 +471,69 @@ func.func @wave1d_head(%u0: memref<?xf64> {stencil.active},
   %total = arith.addf %res#3, %wp : f64
   return %total : f64
 }
+
+// wave1d driven by scalars the loop carries (clocks, docs/TimeLoops.md,
+// section 1): a simulated time t, advanced by a table of time steps dts[t]
+// and feeding the source sin(omega t), and an index k that picks the
+// observation each step compares with (k + 2 mod T). The objective adds
+// the final time (passive: it shifts J, not its gradient).
+func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
+                        %u1: memref<?xf64> {stencil.active},
+                        %u2: memref<?xf64> {stencil.active},
+                        %c: memref<?xf64> {stencil.active},
+                        %dts: memref<?xf64>, %d: memref<?xf64>, %t0: f64,
+                        %omega: f64, %n: index, %s: index, %r: index,
+                        %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %res:6 = scf.for %it = %c0 to %steps step %c1
+      iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero,
+                %time = %t0, %k = %c0)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64, f64, index) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %um = stencil.gather %cur[-1] : memref<?xf64>
+      %u = stencil.gather %cur[0] : memref<?xf64>
+      %up = stencil.gather %cur[1] : memref<?xf64>
+      %p = stencil.gather %prev[0] : memref<?xf64>
+      %cc = stencil.gather %c[0] : memref<?xf64>
+      %u2x = arith.mulf %two, %u : f64
+      %l1 = arith.addf %um, %up : f64
+      %lap = arith.subf %l1, %u2x : f64
+      %cl = arith.mulf %cc, %lap : f64
+      %a = arith.subf %u2x, %p : f64
+      %v = arith.addf %a, %cl : f64
+      stencil.store %v to %next : memref<?xf64>
+    }
+    %phase = arith.mulf %omega, %time : f64
+    %wt = math.sin %phase : f64
+    %s1 = arith.addi %s, %c1 : index
+    stencil.domain (%i) = (%s) to (%s1) {
+      stencil.accumulate %wt to %next[0] : memref<?xf64>
+    }
+    %dk = memref.load %d[%k] : memref<?xf64>
+    %r1 = arith.addi %r, %c1 : index
+    %term = stencil.domain (%i) = (%r) to (%r1) -> f64 {
+      %half = arith.constant 0.5 : f64
+      %un = stencil.gather %next[0] : memref<?xf64>
+      %e = arith.subf %un, %dk : f64
+      %e2 = arith.mulf %e, %e : f64
+      %h = arith.mulf %half, %e2 : f64
+      stencil.yield %h : f64
+    }
+    %J1 = arith.addf %J, %term : f64
+    %step = memref.load %dts[%it] : memref<?xf64>
+    %time1 = arith.addf %time, %step : f64
+    %k2 = arith.addi %k, %c2 : index
+    %kn = arith.remui %k2, %steps : index
+    scf.yield %cur, %next, %prev, %J1, %time1, %kn
+        : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64, f64, index
+  }
+  %w = arith.constant 0.001 : f64
+  %tw = arith.mulf %w, %res#4 : f64
+  %total = arith.addf %res#3, %tw : f64
+  return %total : f64
+}

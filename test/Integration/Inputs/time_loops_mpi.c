@@ -9,7 +9,8 @@
  * (nonlinear, two rotated buffers, an active scalar), wave1d_final (wave1d
  * plus objectives of the final states after the loop: the tail) or
  * wave1d_head (domains before the loop write the coefficient and the first
- * state from a velocity, and sum a penalty: the head). For each global size
+ * state from a velocity, and sum a penalty: the head) or wave1d_clock
+ * (a simulated time and an index carried by the loop). For each global size
  * n and T steps, every rank checks on its blocks (halos NaN on entry: only
  * the exchanges may fill them):
  *   - the objective and the final states bitwise equal to one process;
@@ -182,11 +183,46 @@ static void headAdjoint(const Functions *f, Arrays *A, long n, long snapshots,
                              &a[10], &a[11], seed, snapshots);
 }
 
+/*--- wave1d_clock: (u0, u1, u2, c, dts, d, t0, omega, n, s, r, steps) -> J */
+
+typedef double (*ClockRef)(V *, V *, V *, V *, V *, V *, double, double, I, I,
+                           I, I);
+typedef double (*ClockDist)(V *, V *, V *, V *, V *, V *, double, double, I, I,
+                            I, I, I);
+typedef void (*ClockAdjRef)(V *, V *, V *, V *, V *, V *, double, double, I, I,
+                            I, I, V *, V *, V *, V *, double, I);
+typedef void (*ClockAdjDist)(V *, V *, V *, V *, V *, V *, double, double, I,
+                             I, I, I, V *, V *, V *, V *, double, I, I);
+
+/* The time steps are w's values, t0 = 0.3, omega = 2.5. */
+static double clockPrimal(const Functions *f, Arrays *A, long n, int dist) {
+  V *a = A->a;
+  if (dist)
+    return ((ClockDist)f->primal)(&a[0], &a[1], &a[2], &a[3], &w, &d, 0.3, 2.5,
+                                  n, n / 3, 2 * n / 3, T, n);
+  return ((ClockRef)f->primal)(&a[0], &a[1], &a[2], &a[3], &w, &d, 0.3, 2.5, n,
+                               n / 3, 2 * n / 3, T);
+}
+
+static void clockAdjoint(const Functions *f, Arrays *A, long n, long snapshots,
+                         double seed, int dist) {
+  V *a = A->a;
+  if (dist)
+    ((ClockAdjDist)f->adjoint)(&a[0], &a[1], &a[2], &a[3], &w, &d, 0.3, 2.5, n,
+                               n / 3, 2 * n / 3, T, &a[4], &a[5], &a[6], &a[7],
+                               seed, snapshots, n);
+  else
+    ((ClockAdjRef)f->adjoint)(&a[0], &a[1], &a[2], &a[3], &w, &d, 0.3, 2.5, n,
+                              n / 3, 2 * n / 3, T, &a[4], &a[5], &a[6], &a[7],
+                              seed, snapshots);
+}
+
 static const Kernel kernels[] = {
     {"wave1d", 4, 4, 3, 3, wavePrimal, waveAdjoint},
     {"decay1d", 2, 2, 0, -1, decayPrimal, decayAdjoint},
     {"wave1d_final", 5, 4, 3, 3, finalPrimal, finalAdjoint},
     {"wave1d_head", 6, 6, 4, 4, headPrimal, headAdjoint},
+    {"wave1d_clock", 4, 4, 3, 3, clockPrimal, clockAdjoint},
 };
 
 /*--- the checks ----------------------------------------------------------*/
@@ -315,7 +351,8 @@ int main(int argc, char **argv) {
       K = &kernels[k];
   if (argc < 7 || !K) {
     fprintf(stderr,
-            "usage: %s wave1d|decay1d|wave1d_final|wave1d_head DIST.so "
+            "usage: %s wave1d|decay1d|wave1d_final|wave1d_head|wave1d_clock "
+            "DIST.so "
             "REF.so HALO T n...\n",
             argv[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);

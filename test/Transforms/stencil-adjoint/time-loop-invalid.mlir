@@ -20,23 +20,58 @@ func.func @in_place(%u: memref<?xf64> {stencil.active}, %n: index, %T: index) {
 
 // -----
 
+// A carried float that is neither a sum of per-step terms nor a clock
+// (computed from passive values alone): a product with the step's misfit.
 func.func @product(%a: memref<?xf64> {stencil.active},
                    %b: memref<?xf64> {stencil.active}, %n: index,
                    %T: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %one = arith.constant 1.0 : f64
-  // expected-error@+1 {{'scf.for' op carries the scalar #2 in a way not supported yet: a loop-carried float must be a sum of per-step terms (scf.yield ..., %acc + %term, %acc used nowhere else)}}
+  // expected-error@+1 {{'scf.for' op carries the scalar #2 in a way not supported yet: a loop-carried float must be a sum of per-step terms (scf.yield ..., %acc + %term, %acc used nowhere else) or computed from itself, the step's index, constants and passive arguments alone (a simulated time %t + %dt)}}
   %r:3 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b, %p = %one)
       -> (memref<?xf64>, memref<?xf64>, f64) {
     stencil.domain (%i) = (0) to (%n) {
       %v = stencil.gather %x[0] : memref<?xf64>
       stencil.store %v to %y : memref<?xf64>
     }
-    %p1 = arith.mulf %p, %p : f64
+    %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %v = stencil.gather %y[0] : memref<?xf64>
+      stencil.yield %v : f64
+    }
+    %p1 = arith.mulf %p, %s : f64
     scf.yield %y, %x, %p1 : memref<?xf64>, memref<?xf64>, f64
   }
   return %r#2 : f64
+}
+
+// -----
+
+// A float clock that reads an active argument is not passive.
+func.func @active_clock(%a: memref<?xf64> {stencil.active},
+                        %b: memref<?xf64> {stencil.active}, %k: f64 {stencil.active},
+                        %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  // expected-error@+1 {{'scf.for' op carries the scalar #2 in a way not supported yet}}
+  %r:4 = scf.for %t = %c0 to %T step %c1
+      iter_args(%x = %a, %y = %b, %time = %zero, %J = %zero)
+      -> (memref<?xf64>, memref<?xf64>, f64, f64) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      %w = arith.mulf %v, %time : f64
+      stencil.store %w to %y : memref<?xf64>
+    }
+    %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %v = stencil.gather %y[0] : memref<?xf64>
+      stencil.yield %v : f64
+    }
+    %time1 = arith.addf %time, %k : f64
+    %J1 = arith.addf %J, %s : f64
+    scf.yield %y, %x, %time1, %J1 : memref<?xf64>, memref<?xf64>, f64, f64
+  }
+  return %r#3 : f64
 }
 
 // -----
@@ -60,18 +95,21 @@ func.func @not_a_rotation(%a: memref<?xf64> {stencil.active},
 
 // -----
 
+// An index the loop carries from what it loads from an active array.
 func.func @index_carried(%a: memref<?xf64> {stencil.active},
                          %b: memref<?xf64> {stencil.active}, %n: index,
                          %T: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error@+1 {{'scf.for' op carries a value of type 'index' (iter_arg #0); only arrays of rank >= 1 and f32/f64 sums are supported}}
+  // expected-error@+1 {{'scf.for' op carries a value of type 'index' (iter_arg #0) that is not supported yet: the loop may carry arrays of rank >= 1, f32/f64 sums of per-step terms, and scalars it computes from themselves, the step's index, constants and passive arguments alone}}
   %r = scf.for %t = %c0 to %T step %c1 iter_args(%k = %c0) -> (index) {
     stencil.domain (%i) = (0) to (%n) {
       %v = stencil.gather %a[0] : memref<?xf64>
       stencil.store %v to %b : memref<?xf64>
     }
-    %k1 = arith.addi %k, %c1 : index
+    %x = memref.load %a[%k] : memref<?xf64>
+    %xi = arith.fptosi %x : f64 to i64
+    %k1 = arith.index_cast %xi : i64 to index
     scf.yield %k1 : index
   }
   return
