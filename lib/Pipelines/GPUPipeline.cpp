@@ -55,6 +55,8 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   check.serialScatter = o.scatter == ScatterLowering::Serial;
   pm.addPass(createStencilCheckGPUPass(check));
   pm.addPass(createStencilGPUCheckpointsPass());
+  // Domains whose bounds vary inside a loop, in functions of their own.
+  pm.addPass(createStencilOutlineDomainsPass());
   if (o.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (o.scatter == ScatterLowering::Gather) {

@@ -38,6 +38,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
   // The exchanges of distributed functions first: shard.update_halo is
   // Pure, and nothing may fold it before it is lowered (a no-op elsewhere).
   pm.addPass(createStencilLowerHaloExchangePass());
+  // Domains whose bounds vary inside a loop, in functions of their own.
+  pm.addPass(createStencilOutlineDomainsPass());
   if (options.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (options.scatter == ScatterLowering::Gather) {

@@ -19,6 +19,9 @@ class AffineDialect;
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace func {
+class FuncDialect;
+} // namespace func
 namespace memref {
 class MemRefDialect;
 } // namespace memref

@@ -11,6 +11,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def StencilOutlineDomainsPass
+    : Pass<"stencil-outline-domains", "::mlir::ModuleOp"> {
+  let summary = "Move domains whose bounds vary inside a loop into functions";
+  let description = [{
+    The lowerings build affine loop nests, whose bounds must be affine
+    symbols: arguments of the function, or values computed at its top
+    level. A domain inside an `scf.for` (a time loop) whose bounds are
+    computed there from what changes per step (a source position loaded at
+    `%t`, a receiver moved by a scalar the loop carries) has none. This
+    pass moves each such domain into a private function of its own,
+    `@<function>_domain<k>`, that takes every value the domain uses from
+    outside (its bound operands among them) as arguments, where they are
+    symbols, and calls it in the domain's place. Other domains are left as
+    they are. The function is not marked `stencil.noalias`: the arrays a
+    step passes may overlap.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def ConvertStencilToAffinePass
     : Pass<"convert-stencil-to-affine", "::mlir::ModuleOp"> {
   let summary = "Lower stencil domains to affine loop nests";

@@ -474,9 +474,11 @@ func.func @wave1d_head(%u0: memref<?xf64> {stencil.active},
 
 // wave1d driven by scalars the loop carries (clocks, docs/TimeLoops.md,
 // section 1): a simulated time t, advanced by a table of time steps dts[t]
-// and feeding the source sin(omega t), and an index k that picks the
-// observation each step compares with (k + 2 mod T). The objective adds
-// the final time (passive: it shifts J, not its gradient).
+// and feeding the source sin(omega t); an index k that picks the
+// observation each step compares with (k + 2 mod T); and the receiver's
+// position, which moves one point per step from r and wraps back to 1 (a
+// domain whose bounds vary per step: --stencil-outline-domains). The
+// objective adds the final time (passive: it shifts J, not its gradient).
 func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
                         %u1: memref<?xf64> {stencil.active},
                         %u2: memref<?xf64> {stencil.active},
@@ -489,10 +491,11 @@ func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
   %c2 = arith.constant 2 : index
   %zero = arith.constant 0.0 : f64
   %nm1 = arith.subi %n, %c1 : index
-  %res:6 = scf.for %it = %c0 to %steps step %c1
+  %res:7 = scf.for %it = %c0 to %steps step %c1
       iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero,
-                %time = %t0, %k = %c0)
-      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64, f64, index) {
+                %time = %t0, %k = %c0, %rk = %r)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64, f64, index,
+          index) {
     stencil.domain (%i) = (1) to (%nm1) {
       %two = arith.constant 2.0 : f64
       %um = stencil.gather %cur[-1] : memref<?xf64>
@@ -515,8 +518,8 @@ func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
       stencil.accumulate %wt to %next[0] : memref<?xf64>
     }
     %dk = memref.load %d[%k] : memref<?xf64>
-    %r1 = arith.addi %r, %c1 : index
-    %term = stencil.domain (%i) = (%r) to (%r1) -> f64 {
+    %r1 = arith.addi %rk, %c1 : index
+    %term = stencil.domain (%i) = (%rk) to (%r1) -> f64 {
       %half = arith.constant 0.5 : f64
       %un = stencil.gather %next[0] : memref<?xf64>
       %e = arith.subf %un, %dk : f64
@@ -529,8 +532,10 @@ func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
     %time1 = arith.addf %time, %step : f64
     %k2 = arith.addi %k, %c2 : index
     %kn = arith.remui %k2, %steps : index
-    scf.yield %cur, %next, %prev, %J1, %time1, %kn
-        : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64, f64, index
+    %inside = arith.cmpi slt, %r1, %nm1 : index
+    %rn = arith.select %inside, %r1, %c1 : index
+    scf.yield %cur, %next, %prev, %J1, %time1, %kn, %rn
+        : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64, f64, index, index
   }
   %w = arith.constant 0.001 : f64
   %tw = arith.mulf %w, %res#4 : f64
