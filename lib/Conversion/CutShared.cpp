@@ -137,6 +137,8 @@ struct StencilCutSharedPass
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (DomainOp domain : getScatterDomains(getOperation())) {
+      // Temporaries start at the lower bounds: constants, if they are.
+      domain.foldConstantBounds();
       CutPlan plan = planCuts(domain, minGain);
       if (padded)
         planPaddedGather(domain, plan);

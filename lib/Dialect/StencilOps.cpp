@@ -10,6 +10,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -46,6 +47,58 @@ YieldOp DomainOp::getYield() {
 bool DomainOp::hasScatter() {
   return llvm::any_of(getBodyBlock()->getOps<AccumulateOp>(),
                       [](AccumulateOp acc) { return acc.isScatter(); });
+}
+
+/// The value of `operand` if it is an integer constant.
+static std::optional<int64_t> getConstantBound(Value operand) {
+  APInt value;
+  if (!matchPattern(operand, m_ConstantInt(&value)))
+    return std::nullopt;
+  return value.getSExtValue();
+}
+
+bool DomainOp::foldConstantBounds() {
+  AffineMap lower = getLowerBounds(), upper = getUpperBounds();
+  unsigned numDims = lower.getNumDims();
+  MLIRContext *ctx = getContext();
+  SmallVector<AffineExpr> dims, symbols;
+  SmallVector<Value> kept;
+  unsigned keptDims = 0;
+  bool folded = false;
+  for (auto [i, operand] : llvm::enumerate(getBoundOperands())) {
+    AffineExpr replacement;
+    if (std::optional<int64_t> value = getConstantBound(operand)) {
+      replacement = getAffineConstantExpr(*value, ctx);
+      folded = true;
+    } else if (i < numDims) {
+      replacement = getAffineDimExpr(keptDims++, ctx);
+      kept.push_back(operand);
+    } else {
+      replacement = getAffineSymbolExpr(kept.size() - keptDims, ctx);
+      kept.push_back(operand);
+    }
+    (i < numDims ? dims : symbols).push_back(replacement);
+  }
+  if (!folded)
+    return false;
+  unsigned keptSymbols = kept.size() - keptDims;
+  auto fold = [&](AffineMap map) {
+    return AffineMapAttr::get(simplifyAffineMap(
+        map.replaceDimsAndSymbols(dims, symbols, keptDims, keptSymbols)));
+  };
+  setLowerBoundsAttr(fold(lower));
+  setUpperBoundsAttr(fold(upper));
+  getBoundOperandsMutable().assign(kept);
+  return true;
+}
+
+LogicalResult DomainOp::canonicalize(DomainOp op, PatternRewriter &rewriter) {
+  if (llvm::none_of(op.getBoundOperands(), [](Value operand) {
+        return getConstantBound(operand).has_value();
+      }))
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] { op.foldConstantBounds(); });
+  return success();
 }
 
 bool DomainOp::hasSameBounds(DomainOp other) {

@@ -88,8 +88,15 @@ def Stencil_DomainOp : Stencil_Op<"domain", [
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  // Folds bound operands that are index constants into the bound maps.
+  let hasCanonicalizeMethod = 1;
 
   let extraClassDeclaration = [{
+    /// Folds the bound operands that are index constants (`%c2 =
+    /// arith.constant 2 : index`) into the bound maps and drops them;
+    /// returns true if there were any. The passes that need constant
+    /// bounds (the cut's temporaries, constant extents) call it first.
+    bool foldConstantBounds();
     /// Returns the number of dimensions of the iteration domain.
     unsigned getRank() { return getLowerBounds().getNumResults(); }
     /// Returns the body block.

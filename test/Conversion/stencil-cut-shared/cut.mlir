@@ -177,6 +177,29 @@ func.func @symbolic_lower(%u: memref<?xf64>, %ub: memref<?xf64>, %lo: index,
 
 // -----
 
+// A lower bound that is an SSA constant (`%c1 = arith.constant 1`) is a
+// constant: it is folded into the bound map first, and the domain is cut.
+// PLAN: remark: cut plan: {"ops_before": 4
+// CHECK-LABEL: func.func @constant_operand_lower
+// CHECK:       %[[T:.*]] = memref.alloc
+// CHECK:       stencil.domain (%{{.*}}) = (1) to (%{{.*}}) {
+// CHECK:         math.cos
+// CHECK:         stencil.store %{{.*}} to %[[T]]
+func.func @constant_operand_lower(%u: memref<?xf64>, %ub: memref<?xf64>,
+                                  %n: index) {
+  %c1 = arith.constant 1 : index
+  stencil.domain (%i) = (%c1) to (%n) {
+    %0 = stencil.gather %u[0] : memref<?xf64>
+    %1 = math.cos %0 : f64
+    %2 = math.cos %1 : f64
+    stencil.accumulate %2 to %ub[1] : memref<?xf64>
+    stencil.accumulate %2 to %ub[-1] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
 // Padded, over a domain that is empty by its constant bounds: nothing runs,
 // so nothing is emitted, and the scatter domain is gone.
 // PADDED-LABEL: func.func @empty
