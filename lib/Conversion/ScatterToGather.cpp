@@ -223,6 +223,8 @@ struct StencilScatterToGatherPass
     for (DomainOp domain : getScatterDomains(getOperation())) {
       if (failed(checkBoundsAreAffineSymbols(domain)))
         return signalPassFailure();
+      // Constant extents choose the nests: fold constant operands first.
+      domain.foldConstantBounds();
       DomainOp writes = splitDomainResults(rewriter, domain);
       rewriter.setInsertionPoint(writes);
       DomainOp init = fuseInit ? matchFusableInit(writes) : DomainOp();

@@ -287,6 +287,8 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
                                                  bool allParallel) {
   if (failed(checkBoundsAreAffineSymbols(domain)))
     return failure();
+  // Dimensions of constant extent 1 get no loop: fold constant operands.
+  domain.foldConstantBounds();
 
   bool scatters = domain.hasScatter();
   if (scatters && scatter == ScatterLowering::Gather)

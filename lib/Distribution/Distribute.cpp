@@ -349,6 +349,24 @@ static bool isUsedBeforeLoopOnly(BlockArgument arg, scf::ForOp loop) {
   });
 }
 
+/// Checks that the loop yields its states as a permutation of them: each
+/// state buffer is then exactly one result, and no two arrays the plan
+/// keeps apart alias.
+static LogicalResult checkRotation(scf::ForOp loop) {
+  llvm::SmallDenseSet<Value> seen;
+  for (auto [state, yielded] :
+       llvm::zip(loop.getRegionIterArgs(), loop.getYieldedValues())) {
+    if (!isa<MemRefType>(state.getType()))
+      continue;
+    if (!isLoopState(yielded, loop) || !seen.insert(yielded).second)
+      return loop.emitOpError()
+             << "yields its arrays other than as a permutation of its states "
+                "(scf.yield %cur, %next, %prev); distributing it is not "
+                "supported yet";
+  }
+  return success();
+}
+
 /// Checks that every use of the loop's array results is in a domain after
 /// it (the tail reads the final states).
 static LogicalResult checkFinalStateUses(scf::ForOp loop) {
@@ -429,6 +447,8 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
                << "uses a time-loop state outside a domain; distributing it "
                   "is not supported yet";
   }
+  if (failed(checkRotation(loop)))
+    return failure();
   return checkFinalStateUses(loop);
 }
 

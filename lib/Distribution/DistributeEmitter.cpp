@@ -71,13 +71,23 @@ public:
       views.push_back(makeView(array, origin));
     }
     // In program order: the head's domains, the exchanges before the loop,
-    // its body's and the tail's domains.
+    // its body's and the tail's domains. The tail reads arguments through
+    // their views from before the loop (those the body exchanges are
+    // defined inside it), and exchanges them again where it needs halos.
+    SmallVector<Value> beforeLoop;
     for (unsigned i = 0; i < dist.domains.size(); ++i) {
       if (dist.loop && i == dist.head) {
         b.setInsertionPoint(dist.loop);
         for (const HaloExchange &exchange : dist.plan.entry)
           emitExchange(exchange);
+        beforeLoop = views;
       }
+      if (dist.loop && i == dist.head + dist.body)
+        for (auto [a, array] : llvm::enumerate(dist.arrays))
+          if (isa<BlockArgument>(array) &&
+              cast<BlockArgument>(array).getOwner() ==
+                  &dist.func.getBody().front())
+            views[a] = beforeLoop[a];
       b.setInsertionPoint(dist.domains[i]);
       for (const HaloExchange &exchange : dist.plan.domains[i].exchanges)
         emitExchange(exchange);

@@ -96,14 +96,20 @@ static func::FuncOp outlineDomains(OpBuilder &builder, func::FuncOp primal,
   return func;
 }
 
+/// Whether `value` is one of the array results of `loop` (a final state;
+/// its other results are clocks, passive).
+static bool isFinalArray(Value value, scf::ForOp loop) {
+  return value.getDefiningOp() == loop.getOperation() &&
+         isa<MemRefType>(value.getType());
+}
+
 LogicalResult TimeLoopDifferentiator::outlineOutside(bool after) {
   ArrayRef<DomainOp> domains = after ? plan.tail : plan.head;
   if (domains.empty())
     return success();
   auto isActive = [&](Value capture) {
     auto arg = dyn_cast<BlockArgument>(capture);
-    return capture.getDefiningOp() == loop.getOperation() ||
-           (arg && isActiveArg(primal, arg));
+    return isFinalArray(capture, loop) || (arg && isActiveArg(primal, arg));
   };
   const llvm::SetVector<Value> &captures =
       after ? plan.tailCaptures : plan.headCaptures;
@@ -202,7 +208,7 @@ void TimeLoopDifferentiator::findTailReads() {
     if (isConstant(capture))
       continue;
     BlockArgument arg = entry.getArgument(index++);
-    bool isState = capture.getDefiningOp() == loop.getOperation() ||
+    bool isState = isFinalArray(capture, loop) ||
                    llvm::is_contained(plan.writtenCaptures, capture);
     if (isState && readsStateContents(arg))
       tailReadsState = true;
@@ -232,7 +238,7 @@ void TimeLoopDifferentiator::emitTailAdjointCall(ValueRange binding,
   for (Value capture : plan.tailCaptures) {
     if (isConstant(capture))
       continue;
-    bool isFinal = capture.getDefiningOp() == loop.getOperation();
+    bool isFinal = isFinalArray(capture, loop);
     operands.push_back(isFinal ? finalArray(capture, binding)
                                : top.primal.lookupOrDefault(capture));
     if (isFinal)

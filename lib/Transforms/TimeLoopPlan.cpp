@@ -177,12 +177,15 @@ static bool isClockOp(Operation *op, const TimeLoopPlan &plan,
   return isMemoryEffectFree(op);
 }
 
-/// Recognises a clock at `position`: the value it yields is computed from
-/// itself, the step's index, constants and passive values above the loop,
-/// by ops of the body that isClockOp accepts. Adds them to the plan.
+/// Recognises a clock at `position`: it starts from a passive value, and
+/// the value it yields is computed from itself, the step's index, constants
+/// and passive values above the loop, by ops of the body that isClockOp
+/// accepts. Adds them to the plan.
 static bool planClock(TimeLoopPlan &plan, unsigned position,
                       function_ref<bool(BlockArgument)> isActive) {
   scf::ForOp loop = plan.loop;
+  if (!isPassiveAbove(loop.getInitArgs()[position], plan, isActive))
+    return false;
   BlockArgument self = loop.getRegionIterArgs()[position];
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> worklist = {loop.getYieldedValues()[position]};
@@ -347,8 +350,12 @@ static LogicalResult planTailCaptures(TimeLoopPlan &plan, func::FuncOp func,
     rotatedInits.insert(loop.getInitArgs()[position]);
   SmallVector<Operation *> above(plan.prologue);
   llvm::append_range(above, plan.epilogue);
-  // The loop's sums and the tail's results are active too.
-  SmallVector<Value> results(loop.getResults());
+  // The loop's sums and arrays and the tail's results are active too; its
+  // clocks are not.
+  SmallVector<Value> results;
+  for (OpResult result : loop->getResults())
+    if (!llvm::is_contained(plan.clocks, result.getResultNumber()))
+      results.push_back(result);
   for (DomainOp domain : llvm::concat<DomainOp>(plan.head, plan.tail))
     llvm::append_range(results, domain->getResults());
   llvm::SmallDenseSet<Value> active =

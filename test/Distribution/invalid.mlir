@@ -176,6 +176,25 @@ func.func @state_after_loop(%u: memref<?xf64>, %v: memref<?xf64>, %n: index)
 
 // -----
 
+// Two results of the loop would be one buffer: the plan, which keeps
+// them apart, could trust a stale halo.
+func.func @not_a_rotation(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'scf.for' op yields its arrays other than as a permutation of its states (scf.yield %cur, %next, %prev); distributing it is not supported yet}}
+  %r:2 = scf.for %t = %c0 to %n step %c1 iter_args(%a = %u, %b = %v)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (1) to (%n) {
+      %x = stencil.gather %a[-1] : memref<?xf64>
+      stencil.store %x to %b : memref<?xf64>
+    }
+    scf.yield %b, %b : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
 func.func @state_outside_domain(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

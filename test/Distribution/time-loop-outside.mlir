@@ -1,6 +1,7 @@
 // RUN: stencil-opt %s --stencil-distribute="grid=2 report=1" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: stencil-opt %s --stencil-distribute="grid=2" | FileCheck %s
 // RUN: stencil-opt %s --stencil-adjoint --stencil-distribute="grid=2" | FileCheck %s --check-prefix=ADJ
+// RUN: stencil-opt %s --stencil-adjoint --stencil-distribute="grid=2" --convert-to-omp -o /dev/null
 
 // Domains before and after a time loop (docs/TimeLoops.md, sections 1.1
 // and 1.2) distributed with it (docs/Distributed.md, "Time loops"). The
@@ -70,5 +71,56 @@ func.func @run(%u0: memref<?xf64> {stencil.active},
     %x2 = arith.mulf %x, %x : f64
     stencil.yield %x2 : f64
   }
+  return %sum : f64
+}
+
+// An argument the body writes and exchanges inside the loop (the copy
+// back of a diffusion in place), read after it: the tail reads it through
+// its view from before the loop, which dominates it, and exchanges it
+// again where it reads beyond the block.
+// CHECK-LABEL: func.func @in_place(
+// CHECK-SAME: %[[U:[a-z0-9]+]]: memref<?xf64> {stencil.active}
+// CHECK: %[[BEFORE:.*]] = memref.reinterpret_cast
+// CHECK: scf.for
+// CHECK: shard.update_halo
+// CHECK: stencil.store
+// CHECK: stencil.store
+// CHECK: }
+// CHECK: stencil.domain
+// CHECK-SAME: -> (f64)
+// CHECK-NEXT: stencil.gather %[[BEFORE]][0]
+// CHECK: %[[USUB:.*]] = memref.subview %[[U]][0]
+// CHECK: shard.update_halo %[[USUB]] on @stencil_grid split_axes = {{\[\[0\]\]}} halo_sizes = [1, 0]
+// CHECK: stencil.domain
+// CHECK-SAME: -> (f64)
+// CHECK-NEXT: stencil.gather %{{.*}}[-1]
+func.func @in_place(%u: memref<?xf64> {stencil.active},
+                    %tmp: memref<?xf64> {stencil.active},
+                    %n: index, %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  scf.for %t = %c0 to %steps step %c1 {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %l = stencil.gather %u[-1] : memref<?xf64>
+      %r = stencil.gather %u[1] : memref<?xf64>
+      %s = arith.addf %l, %r : f64
+      stencil.store %s to %tmp : memref<?xf64>
+    }
+    stencil.domain (%i) = (1) to (%nm1) {
+      %v = stencil.gather %tmp[0] : memref<?xf64>
+      stencil.store %v to %u : memref<?xf64>
+    }
+  }
+  %dot = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    stencil.yield %x2 : f64
+  }
+  %left = stencil.domain (%i) = (1) to (%n) -> f64 {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    stencil.yield %x : f64
+  }
+  %sum = arith.addf %dot, %left : f64
   return %sum : f64
 }

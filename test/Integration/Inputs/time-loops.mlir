@@ -478,7 +478,9 @@ func.func @wave1d_head(%u0: memref<?xf64> {stencil.active},
 // observation each step compares with (k + 2 mod T); and the receiver's
 // position, which moves one point per step from r and wraps back to 1 (a
 // domain whose bounds vary per step: --stencil-outline-domains). The
-// objective adds the final time (passive: it shifts J, not its gradient).
+// objective adds the final time (passive: it shifts J, not its gradient)
+// and, after the loop, the final state's energy weighted by the final time
+// (a tail that reads a clock).
 func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
                         %u1: memref<?xf64> {stencil.active},
                         %u2: memref<?xf64> {stencil.active},
@@ -540,5 +542,12 @@ func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
   %w = arith.constant 0.001 : f64
   %tw = arith.mulf %w, %res#4 : f64
   %total = arith.addf %res#3, %tw : f64
-  return %total : f64
+  %energy = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %u = stencil.gather %res#1[0] : memref<?xf64>
+    %uu = arith.mulf %u, %u : f64
+    %e = arith.mulf %uu, %res#4 : f64
+    stencil.yield %e : f64
+  }
+  %all = arith.addf %total, %energy : f64
+  return %all : f64
 }

@@ -95,6 +95,37 @@ func.func @not_a_rotation(%a: memref<?xf64> {stencil.active},
 
 // -----
 
+// A float computed from passive values only, but started from an active
+// argument: its value depends on t0, so it is not a clock.
+func.func @active_clock_start(%a: memref<?xf64> {stencil.active},
+                              %b: memref<?xf64> {stencil.active},
+                              %t0: f64 {stencil.active}, %dt: f64,
+                              %n: index, %T: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  // expected-error@+1 {{'scf.for' op carries the scalar #2 in a way not supported yet}}
+  %r:4 = scf.for %t = %c0 to %T step %c1
+      iter_args(%x = %a, %y = %b, %time = %t0, %J = %zero)
+      -> (memref<?xf64>, memref<?xf64>, f64, f64) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      %w = arith.mulf %v, %time : f64
+      stencil.store %w to %y : memref<?xf64>
+    }
+    %s = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %v = stencil.gather %y[0] : memref<?xf64>
+      stencil.yield %v : f64
+    }
+    %time1 = arith.addf %time, %dt : f64
+    %J1 = arith.addf %J, %s : f64
+    scf.yield %y, %x, %time1, %J1 : memref<?xf64>, memref<?xf64>, f64, f64
+  }
+  return %r#3 : f64
+}
+
+// -----
+
 // An index the loop carries from what it loads from an active array.
 func.func @index_carried(%a: memref<?xf64> {stencil.active},
                          %b: memref<?xf64> {stencil.active}, %n: index,
