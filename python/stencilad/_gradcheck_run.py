@@ -16,12 +16,13 @@ def _results(ret):
 
 
 class Problem:
-    def __init__(self, f, args, gen, kwargs):
+    def __init__(self, f, args, gen, kwargs, check_bounds=True):
         if getattr(f, "adjoint", None) is None:
             raise ValueError("%s has no adjoint: compile with adjoint=True and "
                              "mark an argument stencil.active" % f.name)
         self.f = f
         self.kwargs = kwargs
+        self.check_bounds = check_bounds
         self.values = f._bind(list(args), {}, f.name)
         self.index = {p["name"]: k for k, p in enumerate(f.params)}
         shadows = [p for p in f.adjoint.params if p["role"] == "shadow"]
@@ -44,7 +45,7 @@ class Problem:
     def objective(self, values):
         """J and the sum of |terms| of J after the primal on `values`."""
         run = self._copy(values)
-        results = _results(self.f(*run))
+        results = _results(self.f(*run, check_bounds=self.check_bounds))
         terms = [(self.weights[n] * run[self.index[n]]).ravel()
                  for n in self.active_arrays]
         flat = np.concatenate(terms) if terms else np.zeros(0)
@@ -72,7 +73,8 @@ class Problem:
         for name, s in zip(self.seed_names, self.seeds):
             named[name] = s
         named.update(self.kwargs)
-        return dict(self.f.adjoint(*run, threads=threads, **named))
+        return dict(self.f.adjoint(*run, threads=threads,
+                                   check_bounds=self.check_bounds, **named))
 
     def random_direction(self, gen):
         v = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
@@ -99,7 +101,7 @@ class Problem:
         run = self.shifted({}, 0.0)
         for n in self.active_arrays:
             run[self.index[n]] = v[n].copy()
-        results = _results(self.f(*run))
+        results = _results(self.f(*run, check_bounds=self.check_bounds))
         lhs = []
         for n in self.active_arrays:
             lhs.extend((run[self.index[n]] * w[n]).ravel())

@@ -87,7 +87,7 @@ class GradientReport:
 
 
 def check_gradient(f, args, *, directions=2, linear=False, rng=0,
-                   threads=None, step=FD_STEP, **kwargs):
+                   threads=None, step=FD_STEP, check_bounds=True, **kwargs):
     """Checks `f.adjoint` at the point `args` (the primal's arguments, as
     for a call of `f`; `kwargs` passes snapshots to a time loop's adjoint):
 
@@ -100,13 +100,15 @@ def check_gradient(f, args, *, directions=2, linear=False, rng=0,
                threads bitwise equal
 
     `rng` seeds the random directions, weights and seeds. Arrays of `args`
-    are not modified. Returns a GradientReport."""
+    are not modified. `check_bounds` is passed to every call of `f` and its
+    adjoint (False for a function whose accesses cannot be bounded, such as
+    a domain that a time loop moves). Returns a GradientReport."""
     import numpy as np
 
     from ._gradcheck_run import Problem
 
     gen = np.random.default_rng(rng)
-    problem = Problem(f, args, gen, kwargs)
+    problem = Problem(f, args, gen, kwargs, check_bounds)
     report = GradientReport(f.name)
     grad = problem.gradient()
     bad = [n for n, g in grad.items() if not np.all(np.isfinite(g))]

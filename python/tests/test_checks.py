@@ -246,6 +246,28 @@ def test_unbounded_function_is_refused():
         f(np.zeros(8), np.zeros(8), 8)
 
 
+def test_gradient_check_of_an_unbounded_time_loop():
+    """wave1d_clock's receiver moves with a scalar its time loop carries,
+    so its accesses cannot be bounded: calls are refused unless the caller
+    opts out, and check_gradient passes the opt-out to every call it
+    makes."""
+    import os
+    from conftest import ROOT
+    f = stencilad.compile(os.path.join(
+        ROOT, "test", "Integration", "Inputs", "time-loops.mlir")).wave1d_clock
+    gen = np.random.default_rng(3)
+    n, T = 16, 7
+    args = [gen.uniform(-1, 1, n), gen.uniform(-1, 1, n),
+            gen.uniform(-1, 1, n), gen.uniform(0.1, 0.4, n),
+            gen.uniform(0.05, 0.2, T), gen.uniform(-1, 1, T), 0.3, 2.5, n, 5,
+            11, T]
+    with pytest.raises(NotImplementedError, match="cannot be bounded"):
+        stencilad.check_gradient(f, args)
+    report = stencilad.check_gradient(f, args, threads=(1, 2), snapshots=2,
+                                      check_bounds=False)
+    assert report.ok, str(report)
+
+
 def test_compile_error_has_the_diagnostic():
     with pytest.raises(stencilad.CompileError, match="<string>:3:"):
         stencilad.compile("func.func @f(%a: memref<?xf64>) {\n"
