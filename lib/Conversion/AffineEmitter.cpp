@@ -26,15 +26,20 @@ std::optional<int64_t> NestBounds::getConstantExtent(unsigned k) const {
   return std::nullopt;
 }
 
-LogicalResult mlir::stencil::checkBoundsAreAffineSymbols(DomainOp domain) {
+bool mlir::stencil::hasAffineSymbolBounds(DomainOp domain) {
   Region *scope = affine::getAffineScope(domain);
-  for (Value operand : domain.getBoundOperands())
-    if (!affine::isValidSymbol(operand, scope))
-      return domain.emitOpError(
-          "has a bound operand that is not a valid affine symbol here; "
-          "define bounds from function arguments or values computed at the "
-          "function's top level");
-  return success();
+  return llvm::all_of(domain.getBoundOperands(), [&](Value operand) {
+    return affine::isValidSymbol(operand, scope);
+  });
+}
+
+LogicalResult mlir::stencil::checkBoundsAreAffineSymbols(DomainOp domain) {
+  if (hasAffineSymbolBounds(domain))
+    return success();
+  return domain.emitOpError(
+      "has a bound operand that is not a valid affine symbol here; define "
+      "bounds from function arguments or values computed at the function's "
+      "top level");
 }
 
 NestBounds mlir::stencil::getDomainBounds(DomainOp domain) {

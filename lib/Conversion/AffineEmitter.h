@@ -40,9 +40,11 @@ struct NestBounds {
   std::optional<int64_t> getConstantExtent(unsigned k) const;
 };
 
-/// Checks that the bound operands of `domain` are valid affine symbols where
-/// it stands, so that its bounds can become affine loop bounds; reports a
-/// located error otherwise.
+/// Whether the bound operands of `domain` are valid affine symbols where it
+/// stands, so that its bounds can become affine loop bounds.
+bool hasAffineSymbolBounds(DomainOp domain);
+
+/// Checks hasAffineSymbolBounds; reports a located error otherwise.
 LogicalResult checkBoundsAreAffineSymbols(DomainOp domain);
 
 /// Returns the bounds of `domain`, one single-result map per dimension.

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AffineEmitter.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Dialect/StencilOps.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -23,15 +23,6 @@ namespace mlir::stencil {
 
 using namespace mlir;
 using namespace mlir::stencil;
-
-/// Whether a bound operand of `domain` is not an affine symbol where the
-/// domain stands.
-static bool hasNonSymbolBounds(DomainOp domain) {
-  Region *scope = affine::getAffineScope(domain);
-  return llvm::any_of(domain.getBoundOperands(), [&](Value operand) {
-    return !affine::isValidSymbol(operand, scope);
-  });
-}
 
 /// Moves `domain` into a new private function after `parent` and calls it
 /// in its place.
@@ -75,7 +66,7 @@ struct StencilOutlineDomainsPass
     SymbolTable symbols(module);
     SmallVector<std::pair<DomainOp, func::FuncOp>> domains;
     module.walk([&](DomainOp domain) {
-      if (hasNonSymbolBounds(domain))
+      if (!hasAffineSymbolBounds(domain))
         domains.push_back({domain, domain->getParentOfType<func::FuncOp>()});
     });
     for (auto [domain, parent] : domains)
