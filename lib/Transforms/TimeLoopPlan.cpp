@@ -145,35 +145,49 @@ activeFloats(func::FuncOp func, ArrayRef<Operation *> ops,
   return active;
 }
 
-/// Whether `value`, defined above the loop, is passive: not an active
-/// argument (a float, or an array a clock loads from), not computed from
-/// one before the loop, not a sum of the head.
-static bool isPassiveAbove(Value value, const TimeLoopPlan &plan,
-                           function_ref<bool(BlockArgument)> isActive) {
-  auto func = plan.loop->getParentOfType<func::FuncOp>();
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    return isArgumentOf(arg, func) && !isActive(arg);
-  if (isa<DomainOp>(value.getDefiningOp()))
-    return false;
+/// The floats before the loop that depend on active values: the active
+/// arguments, what the prologue computes from them, and the head's sums.
+static llvm::SmallDenseSet<Value>
+activeAboveLoop(const TimeLoopPlan &plan, func::FuncOp func,
+                function_ref<bool(BlockArgument)> isActive) {
   SmallVector<Value> headResults;
   for (DomainOp domain : plan.head)
     llvm::append_range(headResults, domain->getResults());
-  return !activeFloats(func, plan.prologue, isActive, headResults)
-              .contains(value);
+  return activeFloats(func, plan.prologue, isActive, headResults);
+}
+
+namespace {
+/// What a clock may read from above the loop: the plan, which arguments
+/// are active, and activeAboveLoop, computed once.
+struct ClockContext {
+  TimeLoopPlan &plan;
+  func::FuncOp func;
+  function_ref<bool(BlockArgument)> isActive;
+  llvm::SmallDenseSet<Value> activeAbove;
+};
+} // namespace
+
+/// Whether `value`, defined above the loop, is passive: not an active
+/// argument (a float, or an array a clock loads from), not computed from
+/// one before the loop, not a sum of the head.
+static bool isPassiveAbove(Value value, const ClockContext &ctx) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return isArgumentOf(arg, ctx.func) && !ctx.isActive(arg);
+  return !isa<DomainOp>(value.getDefiningOp()) &&
+         !ctx.activeAbove.contains(value);
 }
 
 /// Whether `op`, in the loop's body, may compute a clock: a side-effect
 /// free scalar op, or a load from a passive argument (a table of time
 /// steps).
-static bool isClockOp(Operation *op, const TimeLoopPlan &plan,
-                      function_ref<bool(BlockArgument)> isActive) {
-  scf::ForOp loop = plan.loop;
+static bool isClockOp(Operation *op, const ClockContext &ctx) {
+  scf::ForOp loop = ctx.plan.loop;
   if (op->getBlock() != loop.getBody() || op->getNumRegions() != 0 ||
       isa<DomainOp, scf::YieldOp>(op))
     return false;
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return load.getMemRef().getParentRegion() != &loop.getRegion() &&
-           isPassiveAbove(load.getMemRef(), plan, isActive);
+           isPassiveAbove(load.getMemRef(), ctx);
   return isMemoryEffectFree(op);
 }
 
@@ -181,10 +195,10 @@ static bool isClockOp(Operation *op, const TimeLoopPlan &plan,
 /// the value it yields is computed from itself, the step's index, constants
 /// and passive values above the loop, by ops of the body that isClockOp
 /// accepts. Adds them to the plan.
-static bool planClock(TimeLoopPlan &plan, unsigned position,
-                      function_ref<bool(BlockArgument)> isActive) {
+static bool planClock(const ClockContext &ctx, unsigned position) {
+  TimeLoopPlan &plan = ctx.plan;
   scf::ForOp loop = plan.loop;
-  if (!isPassiveAbove(loop.getInitArgs()[position], plan, isActive))
+  if (!isPassiveAbove(loop.getInitArgs()[position], ctx))
     return false;
   BlockArgument self = loop.getRegionIterArgs()[position];
   llvm::SetVector<Operation *> ops;
@@ -194,12 +208,12 @@ static bool planClock(TimeLoopPlan &plan, unsigned position,
     if (v == self || v == loop.getInductionVar())
       continue;
     if (!loop.getRegion().isAncestor(v.getParentRegion())) {
-      if (!isPassiveAbove(v, plan, isActive))
+      if (!isPassiveAbove(v, ctx))
         return false;
       continue;
     }
     Operation *def = v.getDefiningOp();
-    if (!def || !isClockOp(def, plan, isActive))
+    if (!def || !isClockOp(def, ctx))
       return false;
     if (ops.insert(def))
       llvm::append_range(worklist, def->getOperands());
@@ -216,11 +230,14 @@ static bool planClock(TimeLoopPlan &plan, unsigned position,
 static LogicalResult planIterArgs(TimeLoopPlan &plan,
                                   function_ref<bool(BlockArgument)> isActive) {
   scf::ForOp loop = plan.loop;
+  auto func = loop->getParentOfType<func::FuncOp>();
+  ClockContext clocks{plan, func, isActive,
+                      activeAboveLoop(plan, func, isActive)};
   llvm::SmallDenseMap<Value, unsigned> arrayIndex;
   for (auto [position, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
     Type type = arg.getType();
     bool scalar = isa<IntegerType, IndexType, FloatType>(type);
-    if (scalar && planClock(plan, position, isActive))
+    if (scalar && planClock(clocks, position))
       continue;
     if (isStencilFloat(type)) {
       if (failed(planAccumulator(plan, position)))
@@ -288,11 +305,8 @@ static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
   llvm::SmallDenseSet<Value> inits;
   for (unsigned position : plan.arrays)
     inits.insert(loop.getInitArgs()[position]);
-  SmallVector<Value> headResults;
-  for (DomainOp domain : plan.head)
-    llvm::append_range(headResults, domain->getResults());
   llvm::SmallDenseSet<Value> activeAbove =
-      activeFloats(func, plan.prologue, isActive, headResults);
+      activeAboveLoop(plan, func, isActive);
 
   for (Value capture : plan.captures) {
     auto arg = dyn_cast<BlockArgument>(capture);
@@ -455,11 +469,7 @@ static LogicalResult planHeadCaptures(TimeLoopPlan &plan, func::FuncOp func,
     }
   if (failed(checkHeadOrder(plan, func)))
     return failure();
-  SmallVector<Value> results;
-  for (DomainOp domain : plan.head)
-    llvm::append_range(results, domain->getResults());
-  llvm::SmallDenseSet<Value> active =
-      activeFloats(func, plan.prologue, isActive, results);
+  llvm::SmallDenseSet<Value> active = activeAboveLoop(plan, func, isActive);
   plan.headCaptures = collectCaptures(plan.head);
   for (Value capture : plan.headCaptures) {
     Operation *user = firstUserIn(capture, plan.head);
