@@ -426,9 +426,9 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
     if (!isa<MemRefType>(state.getType()))
       continue;
     auto arg = dyn_cast<BlockArgument>(init);
+    // An argument domains access directly was checked above: only the
+    // head may.
     if (!arg || arg.getOwner() != &dist.func.getBody().front() ||
-        (llvm::is_contained(dist.arrays, arg) &&
-         !isUsedBeforeLoopOnly(arg, loop)) ||
         dist.replicated.contains(arg) || llvm::is_contained(starts, arg))
       return loop.emitOpError()
              << "starts a state from a value that is not an argument of the "
