@@ -31,6 +31,11 @@
 //                         (peel-innermost=0) instead of straight-line
 //   <k>/revolve_inner_s<S>  the same, only the innermost dimension's
 //                         slabs straight-line (peel-outer=0)
+//   <k>/revolve_cut_s<S>  the same, values shared by shifted statements
+//                         stored in temporaries (cut-min-gain=1), allocated
+//                         once before the reversed loop
+//   <k>/revolve_cutalloc_s<S>  the same, each step allocating and freeing
+//                         them (hoist-temporaries=0)
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -59,11 +64,15 @@
 #include "fwi.h"
 #include "fwi_inner.h"
 #include "fwi_stored.h"
+#include "fwi_cut.h"
+#include "fwi_cutalloc.h"
 #include "fwi_three.h"
 #include "fwi_unpeeled.h"
 #include "fwi_whole.h"
 #include "wave3d_loop_inner.h"
 #include "wave3d_loop_stored.h"
+#include "wave3d_loop_cut.h"
+#include "wave3d_loop_cutalloc.h"
 #include "wave3d_loop_three.h"
 #include "wave3d_loop_unpeeled.h"
 #include "wave3d_loop.h"
@@ -134,14 +143,17 @@ struct Problem {
   }
   /// Which build of the adjoint runs: the default, whole-array snapshots
   /// (fwi only), three worksharing loops per step, hand-overs stored in
-  /// the step, the slabs guarded or split, only the innermost ones peeled.
+  /// the step, the slabs guarded or split, only the innermost ones peeled,
+  /// cut temporaries allocated once or per step.
   enum class Build {
     Default,
     WholeSlots,
     ThreeLoops,
     Stored,
     Unpeeled,
-    InnerOnly
+    InnerOnly,
+    Cut,
+    CutAlloc
   };
   void adjoint(int64_t snapshots, Build build = Build::Default) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
@@ -155,6 +167,10 @@ struct Problem {
                            ? _mlir_ciface_wave3d_loop_adjoint_unpeeled
                        : build == Build::InnerOnly
                            ? _mlir_ciface_wave3d_loop_adjoint_inner
+                       : build == Build::Cut
+                           ? _mlir_ciface_wave3d_loop_adjoint_cut
+                       : build == Build::CutAlloc
+                           ? _mlir_ciface_wave3d_loop_adjoint_cutalloc
                            : _mlir_ciface_wave3d_loop_adjoint;
       gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
@@ -169,6 +185,9 @@ struct Problem {
                          ? _mlir_ciface_fwi_adjoint_unpeeled
                      : build == Build::InnerOnly
                          ? _mlir_ciface_fwi_adjoint_inner
+                     : build == Build::Cut ? _mlir_ciface_fwi_adjoint_cut
+                     : build == Build::CutAlloc
+                         ? _mlir_ciface_fwi_adjoint_cutalloc
                          : _mlir_ciface_fwi_adjoint;
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
@@ -294,6 +313,14 @@ int main(int argc, char **argv) {
         add(k, "revolve_inner_s" + std::to_string(c.snapshots), c, threads,
             c.steps, [](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots, Problem::Build::InnerOnly);
+            });
+        add(k, "revolve_cut_s" + std::to_string(c.snapshots), c, threads,
+            c.steps, [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, Problem::Build::Cut);
+            });
+        add(k, "revolve_cutalloc_s" + std::to_string(c.snapshots), c,
+            threads, c.steps, [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, Problem::Build::CutAlloc);
             });
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,

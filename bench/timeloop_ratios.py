@@ -25,6 +25,10 @@
 #             (peel-innermost=0) over the default (points)
 #   inner     the Revolve adjoint whose steps peel only the innermost slabs
 #             into points (peel-outer=0) over the default (every dimension)
+#   cut       the Revolve adjoint with shared values cut into temporaries
+#             (cut-min-gain=1) over the default; cutalloc the same with
+#             each step allocating them (hoist-temporaries=0), over the
+#             default and over cut (temporaries per step / once)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -39,7 +43,8 @@ import sys
 # The builds of the Revolve adjoint compared with the default, as their
 # benchmarks name them (revolve_<build>_s<S>), and how the output says them.
 BUILDS = [("three", "three loops"), ("stored", "stored hand-overs"),
-          ("unpeeled", "no points"), ("inner", "innermost points only")]
+          ("unpeeled", "no points"), ("inner", "innermost points only"),
+          ("cut", "cut"), ("cutalloc", "cut, temporaries per step")]
 
 
 def load(path):
@@ -107,6 +112,11 @@ def main():
                     other = variant.replace("revolve_s", "revolve_%s_s" % build)
                     if other in t:
                         line += " (%s: time %.2fx)" % (label, t[other] / time)
+                cut = variant.replace("revolve_s", "revolve_cut_s")
+                cutalloc = variant.replace("revolve_s", "revolve_cutalloc_s")
+                if cut in t and cutalloc in t:
+                    line += " (temporaries per step / once: time %.2fx)" % (
+                        t[cutalloc] / t[cut])
                 whole = variant.replace("revolve_s", "revolve_whole_s")
                 if whole in t:
                     w = counters[key][whole]

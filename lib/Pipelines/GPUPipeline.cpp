@@ -71,6 +71,8 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
     toGather.maxGatherOps = o.maxGatherOps;
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
+  if (o.hoistTemporaries)
+    pm.addPass(createStencilHoistTemporariesPass());
   ConvertStencilToAffinePassOptions toAffine;
   toAffine.scatter = o.scatter;
   toAffine.allParallel = true;

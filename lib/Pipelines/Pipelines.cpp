@@ -64,6 +64,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.maxSplitStatements = options.maxSplitStatements;
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
+  if (options.hoistTemporaries)
+    pm.addPass(createStencilHoistTemporariesPass());
   pm.addPass(createConvertStencilToAffinePass(toAffine));
   if (options.fpContract)
     pm.addPass(createStencilAllowContractionPass());

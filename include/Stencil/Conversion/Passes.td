@@ -189,6 +189,51 @@ def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
   ];
 }
 
+def StencilHoistTemporariesPass
+    : Pass<"stencil-hoist-temporaries", "::mlir::ModuleOp"> {
+  let summary = "Allocate the temporaries of functions called in loops once, "
+                "before the loop";
+  let description = [{
+    A private function that allocates an array in its entry block and frees
+    it there (the cut's temporaries, `--stencil-cut-shared`) allocates and
+    frees it at every call. In the step functions of a reversed time loop
+    that is once per step: the allocator returns arrays above its mmap
+    threshold (32 MB in glibc) to the system, and every step faults the
+    pages in again; on a GPU each step pays a device allocation.
+
+    This pass makes such a temporary the function's last argument. Each
+    call inside an `scf.for` passes a buffer allocated before the outermost
+    loop around it that the sizes can be computed before (going up through
+    loops, whose iter_args stand for their initial values, and
+    conditionals; not through parallel loops or other regions), freed right
+    after that loop. Calls before one loop share a buffer where the type,
+    the sizes and the allocation's attributes agree and the call has no
+    other temporary in it: they run one after the other. Each call checks
+    at run time that the buffer has the sizes the function would have
+    allocated (they may differ when rotated arrays differ in shape) and
+    allocates and frees one of its own otherwise. A call outside loops
+    allocates around the call, as before. Functions none of whose calls
+    lie in a loop are left as they are.
+
+    #### Input invariant
+    - A temporary is hoisted only if the function is private and only
+      called (`func.call`), the `memref.alloc` has no symbol operands, is
+      not host memory (`stencil.host_memory`), and is freed once in the
+      entry block; its sizes are computed from arguments and constants by
+      side-effect free ops of the entry block; and it is used only by
+      stencil ops, loads, stores into it and `memref.dim`.
+
+    #### Output IR
+    - `memref.alloc`/`memref.dealloc` before and after loops, `arith`
+      compares and `scf.if` at the calls, and callees with more arguments.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def StencilScatterToGatherPass
     : Pass<"stencil-scatter-to-gather", "::mlir::ModuleOp"> {
   let summary = "Turn scatter domains into race-free parallel gather nests";

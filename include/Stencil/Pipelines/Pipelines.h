@@ -56,6 +56,12 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "times constants as gathers over zero-bordered "
                      "temporaries (no boundary nests)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> hoistTemporaries{
+      *this, "hoist-temporaries",
+      llvm::cl::desc("Allocate the temporaries of functions called in loops "
+                     "(the cut's, in reversed time loops) once, before the "
+                     "loop (--stencil-hoist-temporaries)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fuseReset{
       *this, "fuse-reset",
       llvm::cl::desc("Fuse the reset of output adjoints into the gather "
@@ -167,6 +173,12 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
       llvm::cl::desc("Cut a value only if it saves at least this many ops "
                      "per point and gather nest"),
       llvm::cl::init(kDefaultCutMinGain)};
+  PassOptions::Option<bool> hoistTemporaries{
+      *this, "hoist-temporaries",
+      llvm::cl::desc("Allocate the temporaries of functions called in loops "
+                     "once, before the loop, not one device allocation per "
+                     "call (--stencil-hoist-temporaries)"),
+      llvm::cl::init(true)};
   PassOptions::Option<uint64_t> maxGatherOps{
       *this, "max-gather-ops",
       llvm::cl::desc("Fail on a domain whose gather form would clone more "

@@ -551,3 +551,49 @@ func.func @wave1d_clock(%u0: memref<?xf64> {stencil.active},
   %all = arith.addf %total, %energy : f64
   return %all : f64
 }
+
+// A 2-D nonlinear loop through two rotated buffers whose step adjoint, with
+// cut-min-gain=1, stores two values in temporaries per step (the partials
+// of tanh(w e) and sin(s + n) c): the reversed loop's step functions then
+// take both from one buffer each, allocated before the loop
+// (--stencil-hoist-temporaries). Returns sum_t b[q, q]^2.
+func.func @cut2d(%a0: memref<?x?xf64> {stencil.active},
+                 %b0: memref<?x?xf64> {stencil.active},
+                 %c: memref<?x?xf64>, %k: f64 {stencil.active},
+                 %n: index, %m: index, %q: index, %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %mm1 = arith.subi %m, %c1 : index
+  %res:3 = scf.for %t = %c0 to %steps step %c1
+      iter_args(%a = %a0, %b = %b0, %S = %zero)
+      -> (memref<?x?xf64>, memref<?x?xf64>, f64) {
+    stencil.domain (%i, %j) = (1, 1) to (%nm1, %mm1) {
+      %w = stencil.gather %a[-1, 0] : memref<?x?xf64>
+      %e = stencil.gather %a[1, 0] : memref<?x?xf64>
+      %s = stencil.gather %a[0, -1] : memref<?x?xf64>
+      %nn = stencil.gather %a[0, 1] : memref<?x?xf64>
+      %x = stencil.gather %a[0, 0] : memref<?x?xf64>
+      %cc = stencil.gather %c[0, 0] : memref<?x?xf64>
+      %we = arith.mulf %w, %e : f64
+      %p = math.tanh %we : f64
+      %sn = arith.addf %s, %nn : f64
+      %y = math.sin %sn : f64
+      %yc = arith.mulf %y, %cc : f64
+      %py = arith.addf %p, %yc : f64
+      %kpy = arith.mulf %k, %py : f64
+      %v = arith.addf %x, %kpy : f64
+      stencil.store %v to %b : memref<?x?xf64>
+    }
+    %q1 = arith.addi %q, %c1 : index
+    %term = stencil.domain (%i, %j) = (%q, %q) to (%q1, %q1) -> f64 {
+      %y = stencil.gather %b[0, 0] : memref<?x?xf64>
+      %y2 = arith.mulf %y, %y : f64
+      stencil.yield %y2 : f64
+    }
+    %S1 = arith.addf %S, %term : f64
+    scf.yield %b, %a, %S1 : memref<?x?xf64>, memref<?x?xf64>, f64
+  }
+  return %res#2 : f64
+}
