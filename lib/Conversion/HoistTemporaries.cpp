@@ -77,7 +77,8 @@ struct HoistPlan {
 /// True if `user` accesses the temporary `temp` without letting it escape:
 /// the stencil dialect's ops, loads, stores into it, and its extents.
 static bool isContainedUse(Operation *user, Value temp) {
-  if (isa<StencilDialect>(user->getDialect()))
+  Dialect *dialect = user->getDialect();
+  if (dialect && isa<StencilDialect>(dialect))
     return true;
   if (isa<memref::DimOp, memref::LoadOp, affine::AffineLoadOp>(user))
     return true;

@@ -1,4 +1,5 @@
-// RUN: stencil-opt %s --split-input-file --stencil-hoist-temporaries | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --allow-unregistered-dialect \
+// RUN:   --stencil-hoist-temporaries | FileCheck %s
 
 // A step function with two temporaries, sized from a scalar argument and
 // from an array argument, called in an scf.for that rotates the arrays.
@@ -140,19 +141,23 @@ func.func private @second(%n: index) {
 // -----
 
 // Left as they are: a size computed in the loop body (the loop cannot be
-// left), a public function, a temporary that escapes through a call, one
-// freed in a branch, and a function called outside loops only.
+// left), a public function, a temporary that escapes through a call or is
+// used by an op the pass does not know, one freed in a branch, and a
+// function called outside loops only.
 
 // CHECK-LABEL: func.func @kept(
 // CHECK: scf.for
 // CHECK: func.call @sized(%{{.*}}) : (index) -> ()
 // CHECK: func.call @escapes(%{{.*}}) : (index) -> ()
+// CHECK: func.call @unknown(%{{.*}}) : (index) -> ()
 // CHECK: func.call @branch(%{{.*}}, %{{.*}}) : (index, i1) -> ()
 // CHECK: func.call @public(%{{.*}}) : (index) -> ()
 // CHECK: call @outside(%{{.*}}) : (index) -> ()
 // CHECK-LABEL: func.func private @sized(
 // CHECK: memref.alloc
 // CHECK-LABEL: func.func private @escapes(
+// CHECK: memref.alloc
+// CHECK-LABEL: func.func private @unknown(
 // CHECK: memref.alloc
 // CHECK-LABEL: func.func private @branch(
 // CHECK: memref.alloc
@@ -167,6 +172,7 @@ func.func @kept(%n: index, %go: i1) {
     %m = arith.addi %t, %c1 : index
     func.call @sized(%m) : (index) -> ()
     func.call @escapes(%n) : (index) -> ()
+    func.call @unknown(%n) : (index) -> ()
     func.call @branch(%n, %go) : (index, i1) -> ()
     func.call @public(%n) : (index) -> ()
   }
@@ -189,6 +195,12 @@ func.func private @escapes(%n: index) {
   return
 }
 func.func private @use(memref<?xf64>)
+func.func private @unknown(%n: index) {
+  %t = memref.alloc(%n) : memref<?xf64>
+  "test.unknown"(%t) : (memref<?xf64>) -> ()
+  memref.dealloc %t : memref<?xf64>
+  return
+}
 func.func private @branch(%n: index, %go: i1) {
   %t = memref.alloc(%n) : memref<?xf64>
   scf.if %go {
