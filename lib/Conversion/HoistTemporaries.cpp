@@ -77,8 +77,7 @@ struct HoistPlan {
 /// True if `user` accesses the temporary `temp` without letting it escape:
 /// the stencil dialect's ops, loads, stores into it, and its extents.
 static bool isContainedUse(Operation *user, Value temp) {
-  Dialect *dialect = user->getDialect();
-  if (dialect && isa<StencilDialect>(dialect))
+  if (isa_and_nonnull<StencilDialect>(user->getDialect()))
     return true;
   if (isa<memref::DimOp, memref::LoadOp, affine::AffineLoadOp>(user))
     return true;

@@ -280,7 +280,7 @@ struct StencilLowerHaloExchangePass
     // installs (--stencil-distribute sets the same).
     bool usesMPI = false;
     module.walk([&](Operation *op) {
-      usesMPI |= isa<mpi::MPIDialect>(op->getDialect());
+      usesMPI |= isa_and_nonnull<mpi::MPIDialect>(op->getDialect());
     });
     if (usesMPI && !module->hasAttr("dlti.map"))
       module->setAttr("dlti.map",

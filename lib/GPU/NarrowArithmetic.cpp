@@ -176,7 +176,7 @@ void IndexArithmetic32::run(scf::ParallelOp nest) {
   root = nest;
   SmallVector<Operation *> ops;
   root.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<arith::ArithDialect>(op->getDialect()))
+    if (isa_and_nonnull<arith::ArithDialect>(op->getDialect()))
       ops.push_back(op);
   });
   for (Operation *op : ops)

@@ -70,7 +70,7 @@ struct StencilCheckLibmNamesPass
     // One probe per kind of op and types: modules repeat the same few.
     llvm::StringMap<std::string> callees;
     WalkResult result = module.walk([&](Operation *op) {
-      if (!isa<math::MathDialect>(op->getDialect()))
+      if (!isa_and_nonnull<math::MathDialect>(op->getDialect()))
         return WalkResult::advance();
       std::string key;
       llvm::raw_string_ostream os(key);

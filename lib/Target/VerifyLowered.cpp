@@ -33,7 +33,8 @@ struct StencilVerifyLoweredPass
     ModuleOp module = getOperation();
     WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == module.getOperation() ||
-          isa<LLVM::LLVMDialect, omp::OpenMPDialect>(op->getDialect()))
+          isa_and_nonnull<LLVM::LLVMDialect, omp::OpenMPDialect>(
+              op->getDialect()))
         return WalkResult::advance();
       // The GPU pipeline's embedded kernels and their launches, which the
       // translation to LLVM IR lowers (to runtime calls over LLVM values).
