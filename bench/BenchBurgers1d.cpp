@@ -99,6 +99,7 @@ public:
                                                        &db, &db_1);
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
+    case Variant::CGatherRing:
       std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::burgers1dPrimal(peerArrays(u, u_1b));

@@ -75,6 +75,7 @@ public:
       return _mlir_ciface_dense27_adj_scatter_atomic(&dr, &du, n, &drb, &dub);
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
+    case Variant::CGatherRing:
       std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::dense27Primal(peerArrays(r, u_b));

@@ -64,7 +64,7 @@ const std::vector<Variant> &stencil::bench::allVariants() {
         Variant::GatherNoReset,
         Variant::GatherCut,
         Variant::ScatterSerial, Variant::ScatterAtomic, Variant::CGatherCore,
-        Variant::CGatherTiled};
+        Variant::CGatherTiled, Variant::CGatherRing};
     if (halide::available()) {
       list.push_back(Variant::HalidePrimal);
       list.push_back(Variant::HalideAdjoint);
@@ -77,7 +77,8 @@ const std::vector<Variant> &stencil::bench::allVariants() {
 std::vector<Variant> stencil::bench::StencilKernel::variants() const {
   std::vector<Variant> list;
   for (Variant v : allVariants())
-    if (v != Variant::CGatherCore && v != Variant::CGatherTiled)
+    if (v != Variant::CGatherCore && v != Variant::CGatherTiled &&
+        v != Variant::CGatherRing)
       list.push_back(v);
   return list;
 }
@@ -148,6 +149,8 @@ const char *stencil::bench::variantName(Variant v) {
     return "c_gather_core";
   case Variant::CGatherTiled:
     return "c_gather_core_tiled";
+  case Variant::CGatherRing:
+    return "c_gather_core_ring";
   case Variant::HalidePrimal:
     return "halide_primal";
   case Variant::HalideAdjoint:

@@ -90,6 +90,7 @@ enum class Variant {
   ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
   CGatherCore,   ///< Hand-written C gather core, no boundary, no reset.
   CGatherTiled,  ///< The same in tiles of 32 rows of j (wave3d only).
+  CGatherRing,   ///< The same from a ring of three planes of partials.
   HalidePrimal,  ///< The Halide 14 primal (HalidePeers.h).
   HalideAdjoint, ///< The Halide 14 adjoint, `propagate_adjoints`.
 };

@@ -100,6 +100,7 @@ public:
                                                      &dub);
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
+    case Variant::CGatherRing:
       std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::paper1dPrimal(peerArrays(r, u_b));

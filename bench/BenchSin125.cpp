@@ -80,6 +80,7 @@ public:
     case Variant::GatherCut:
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
+    case Variant::CGatherRing:
       break;
     }
     std::abort(); // Not in variants().

@@ -87,6 +87,10 @@ void wave3d_gather_core_ref(double *u_1b, double *u_2b, const double *u_b,
 void wave3d_gather_core_tiled_ref(double *u_1b, double *u_2b,
                                   const double *u_b, const double *c,
                                   double D, int64_t n, int64_t J);
+/// The same core from a per-thread ring of three planes of the partials.
+void wave3d_gather_core_ring_ref(double *u_1b, double *u_2b,
+                                 const double *u_b, const double *c,
+                                 double D, int64_t n);
 
 /// bench/kernels/sin125.mlir.
 void sin125_ref(double *r, const double *u, int64_t n);

@@ -111,6 +111,9 @@ public:
     case Variant::CGatherTiled:
       return wave3d_gather_core_tiled_ref(u_1b.data(), u_2b.data(),
                                           u_b.data(), c.data(), kD, n, 32);
+    case Variant::CGatherRing:
+      return wave3d_gather_core_ring_ref(u_1b.data(), u_2b.data(),
+                                         u_b.data(), c.data(), kD, n);
     case Variant::HalidePrimal:
       return halide::wave3dPrimal(peerArrays(u, u_1b, u_2b));
     case Variant::HalideAdjoint:
@@ -157,7 +160,8 @@ private:
   void checkCores() {
     run(Variant::GatherNoReset);
     Array ours1 = coreOf(u_1b), ours2 = coreOf(u_2b);
-    for (Variant v : {Variant::CGatherCore, Variant::CGatherTiled}) {
+    for (Variant v :
+         {Variant::CGatherCore, Variant::CGatherTiled, Variant::CGatherRing}) {
       u_1b = Array(n, n * n, 6, 0.0, 0.0);
       u_2b = Array(n, n * n, 7, 0.0, 0.0);
       run(v);

@@ -19,6 +19,7 @@ VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
             "gather_guarded",
             "gather_noreset", "gather_cut", "scatter_serial",
             "scatter_atomic", "c_gather_core", "c_gather_core_tiled",
+            "c_gather_core_ring",
             "halide_primal", "halide_adjoint"]
 VARIANT_LABELS = {
     "primal": "primal (ours)",
@@ -37,6 +38,7 @@ VARIANT_LABELS = {
     "scatter_atomic": "scatter adjoint, atomic",
     "c_gather_core": "C gather core (no boundary, no reset)",
     "c_gather_core_tiled": "the same, j-tiles of 32 rows",
+    "c_gather_core_ring": "the same, from a ring of 3 planes of partials",
     "halide_primal": "Halide 14 primal",
     "halide_adjoint": "Halide 14 adjoint (no reset)",
 }
