@@ -111,10 +111,48 @@ SmallVector<Value> mlir::stencil::allocTemporaries(OpBuilder &builder,
   return temps;
 }
 
+/// Where the fill domain of `domain`'s cut goes: right before `domain`, or
+/// before the domain that initialises an array right before it (a centre
+/// store the gather conversion fuses into the sweep as its first
+/// contribution, --stencil-scatter-to-gather's `fuse-init`), so that the
+/// fill does not separate the two. Only where that domain has the same
+/// bounds, writes no array the fill reads, and the bounds are defined
+/// before it.
+static Operation *getFillPosition(DomainOp domain, const CutPlan &plan) {
+  Operation *op = domain->getPrevNode();
+  while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
+    op = op->getPrevNode();
+  auto init = dyn_cast_or_null<DomainOp>(op);
+  if (!init || init.getNumResults() != 0 || !init.hasSameBounds(domain))
+    return domain;
+  for (Value operand : domain.getBoundOperands())
+    if (Operation *def = operand.getDefiningOp();
+        def && def->getBlock() == init->getBlock() &&
+        !def->isBeforeInBlock(init))
+      return domain;
+  SmallVector<Value> roots;
+  for (const CutValue &cut : plan.cuts)
+    roots.push_back(cut.op->getResult(0));
+  llvm::DenseSet<Operation *> slice;
+  collectBodySlice(domain, roots, slice);
+  llvm::DenseSet<Value> fillReads;
+  for (Operation *sliceOp : slice)
+    if (auto gather = dyn_cast<GatherOp>(sliceOp))
+      fillReads.insert(gather.getArray());
+  WalkResult walk = init.getBody().walk([&](Operation *bodyOp) {
+    auto access = dyn_cast<AccessOpInterface>(bodyOp);
+    if (access && access.isWrite() &&
+        fillReads.contains(access.getAccessedArray()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted() ? domain.getOperation() : init.getOperation();
+}
+
 void mlir::stencil::emitCut(RewriterBase &rewriter, DomainOp domain,
                             const CutPlan &plan) {
   Location loc = domain.getLoc();
-  rewriter.setInsertionPoint(domain);
+  rewriter.setInsertionPoint(getFillPosition(domain, plan));
   SmallVector<Value> sizes = emitTemporarySizes(rewriter, domain);
   SmallVector<Value> temps = allocTemporaries(rewriter, loc, plan, sizes);
   emitFillDomain(rewriter, domain, plan, temps);
