@@ -64,9 +64,13 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.maxSplitStatements = options.maxSplitStatements;
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
+  pm.addPass(createConvertStencilToAffinePass(toAffine));
+  if (options.ringCut)
+    pm.addPass(createStencilRingCutPass());
+  // After the rings: those of a step are allocated per call inside its
+  // parallel loop; what remains of its temporaries moves out of loops.
   if (options.hoistTemporaries)
     pm.addPass(createStencilHoistTemporariesPass());
-  pm.addPass(createConvertStencilToAffinePass(toAffine));
   if (options.fpContract)
     pm.addPass(createStencilAllowContractionPass());
   pm.addPass(createCanonicalizerPass());

@@ -234,6 +234,42 @@ def StencilHoistTemporariesPass
   ];
 }
 
+def StencilRingCutPass : Pass<"stencil-ring-cut", "::mlir::ModuleOp"> {
+  let summary = "Keep the cut's temporaries as per-thread rings of planes";
+  let description = [{
+    Runs after `--convert-stencil-to-affine` in functions marked
+    `stencil.noalias`. A cut (`--stencil-cut-shared`) fills temporaries the
+    size of the grid in one parallel nest and reads them in the gather nest
+    after it: a write and a read of each through memory. Where the fill
+    nest is a parallel loop over dimension 0 that writes only the
+    temporaries, at plane `i`, and the gather nest right after it (side
+    effect free ops between) is one parallel loop over dimension 0
+    (`one-outer-loop`) that reads them at planes `i + o` for constants `o`
+    in `[lo, hi]` (`lo <= 0 <= hi`, at most 8 planes) and writes nothing the
+    fill reads, the two become one parallel loop over blocks of dimension 0,
+    one per thread (`omp_get_max_threads`). Each block allocates, per
+    temporary, a ring of `hi - lo + 1` planes; fills the planes before its
+    first; and before the rows of each plane `i` fills plane `i + hi` (where
+    it is one of the fill's planes, under the fill's guard). Accesses to a
+    temporary at plane `p` go to its ring at `p mod (hi - lo + 1)`. Each
+    value is computed by the same ops and read back by the same loads, so
+    results do not change; the ring stays in the caches where the
+    temporary went through memory. Other cuts are left as they are.
+
+    #### Output IR
+    - `func.call @omp_get_max_threads`, `affine.parallel` over blocks,
+      `affine.for` over planes, `affine.if`, and per-block `memref.alloc` /
+      `memref.dealloc` of the rings.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def StencilScatterToGatherPass
     : Pass<"stencil-scatter-to-gather", "::mlir::ModuleOp"> {
   let summary = "Turn scatter domains into race-free parallel gather nests";

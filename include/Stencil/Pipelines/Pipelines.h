@@ -62,6 +62,12 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "(the cut's, in reversed time loops) once, before the "
                      "loop (--stencil-hoist-temporaries)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> ringCut{
+      *this, "ring-cut",
+      llvm::cl::desc("Keep the cut's temporaries as per-thread rings of "
+                     "planes filled inside the gather sweep "
+                     "(--stencil-ring-cut)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fuseReset{
       *this, "fuse-reset",
       llvm::cl::desc("Fuse the reset of output adjoints into the gather "
