@@ -81,6 +81,7 @@ public:
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
     case Variant::CGatherRing:
+    case Variant::GatherRing:
       break;
     }
     std::abort(); // Not in variants().

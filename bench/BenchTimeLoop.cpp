@@ -36,6 +36,8 @@
 //                         once before the reversed loop
 //   <k>/revolve_cutalloc_s<S>  the same, each step allocating and freeing
 //                         them (hoist-temporaries=0)
+//   <k>/revolve_ring_s<S>  the cut with its temporaries kept as per-thread
+//                         rings of planes (ring-cut=1)
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -66,6 +68,7 @@
 #include "fwi_stored.h"
 #include "fwi_cut.h"
 #include "fwi_cutalloc.h"
+#include "fwi_ring.h"
 #include "fwi_three.h"
 #include "fwi_unpeeled.h"
 #include "fwi_whole.h"
@@ -73,6 +76,7 @@
 #include "wave3d_loop_stored.h"
 #include "wave3d_loop_cut.h"
 #include "wave3d_loop_cutalloc.h"
+#include "wave3d_loop_ring.h"
 #include "wave3d_loop_three.h"
 #include "wave3d_loop_unpeeled.h"
 #include "wave3d_loop.h"
@@ -153,7 +157,8 @@ struct Problem {
     Unpeeled,
     InnerOnly,
     Cut,
-    CutAlloc
+    CutAlloc,
+    Ring
   };
   void adjoint(int64_t snapshots, Build build = Build::Default) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
@@ -171,6 +176,8 @@ struct Problem {
                            ? _mlir_ciface_wave3d_loop_adjoint_cut
                        : build == Build::CutAlloc
                            ? _mlir_ciface_wave3d_loop_adjoint_cutalloc
+                       : build == Build::Ring
+                           ? _mlir_ciface_wave3d_loop_adjoint_ring
                            : _mlir_ciface_wave3d_loop_adjoint;
       gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
@@ -188,6 +195,7 @@ struct Problem {
                      : build == Build::Cut ? _mlir_ciface_fwi_adjoint_cut
                      : build == Build::CutAlloc
                          ? _mlir_ciface_fwi_adjoint_cutalloc
+                     : build == Build::Ring ? _mlir_ciface_fwi_adjoint_ring
                          : _mlir_ciface_fwi_adjoint;
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
@@ -321,6 +329,10 @@ int main(int argc, char **argv) {
         add(k, "revolve_cutalloc_s" + std::to_string(c.snapshots), c,
             threads, c.steps, [](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots, Problem::Build::CutAlloc);
+            });
+        add(k, "revolve_ring_s" + std::to_string(c.snapshots), c, threads,
+            c.steps, [](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, Problem::Build::Ring);
             });
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,

@@ -9,6 +9,7 @@
 #include "BenchHarness.h"
 #include "HalidePeers.h"
 
+#include <algorithm>
 #include <string>
 
 // The headers stencil_add_kernel generates for the four variants
@@ -17,6 +18,7 @@
 #include "wave3d_gather_exact.h"
 #include "wave3d_gather_guarded.h"
 #include "wave3d_gather_cut.h"
+#include "wave3d_gather_ring.h"
 #include "wave3d_gather_noreset.h"
 #include "wave3d_gather_apart.h"
 #include "wave3d_gather_unpeeled.h"
@@ -56,6 +58,7 @@ public:
     if (halide::available())
       checkHalide();
     checkCores();
+    checkRing();
   }
 
   void tearDown() override { *this = Wave3d(); }
@@ -84,6 +87,9 @@ public:
     case Variant::GatherCut:
       return _mlir_ciface_wave3d_adj_gather_cut(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);
+    case Variant::GatherRing:
+      return _mlir_ciface_wave3d_adj_gather_ring(&du, &du_1, &du_2, &dc, kD,
+                                                 n, &db, &db_1, &db_2);
     case Variant::GatherPlanes:
       return _mlir_ciface_wave3d_adj_gather_planes(&du, &du_1, &du_2, &dc, kD,
                                                    n, &db, &db_1, &db_2);
@@ -174,6 +180,29 @@ private:
     }
     u_1b = Array(n, n * n, 6, 0.0, 0.0);
     u_2b = Array(n, n * n, 7, 0.0, 0.0);
+  }
+
+  /// gather_ring against gather_noreset (both leave u_b), from zero
+  /// shadows, on every point: the ring must give the same sums.
+  void checkRing() {
+    run(Variant::GatherNoReset);
+    Array plain1 = copyOf(u_1b), plain2 = copyOf(u_2b);
+    u_1b = Array(n, n * n, 6, 0.0, 0.0);
+    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+    run(Variant::GatherRing);
+    requireAgreement("wave3d gather_ring u_1b", plain1.data(), u_1b.data(),
+                     u_1b.size());
+    requireAgreement("wave3d gather_ring u_2b", plain2.data(), u_2b.data(),
+                     u_2b.size());
+    u_1b = Array(n, n * n, 6, 0.0, 0.0);
+    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+  }
+
+  /// A copy of `a`.
+  Array copyOf(const Array &a) const {
+    Array out(n, n * n, 0, 0.0, 0.0);
+    std::copy(a.data(), a.data() + a.size(), out.data());
+    return out;
   }
 
   /// A copy of `a` with the points outside [2, n-2)^3 set to zero.

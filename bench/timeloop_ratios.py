@@ -28,7 +28,8 @@
 #   cut       the Revolve adjoint with shared values cut into temporaries
 #             (cut-min-gain=1) over the default; cutalloc the same with
 #             each step allocating them (hoist-temporaries=0), over the
-#             default and over cut (temporaries per step / once)
+#             default and over cut (temporaries per step / once); ring
+#             the cut kept in per-thread rings of planes (ring-cut=1)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -44,7 +45,8 @@ import sys
 # benchmarks name them (revolve_<build>_s<S>), and how the output says them.
 BUILDS = [("three", "three loops"), ("stored", "stored hand-overs"),
           ("unpeeled", "no points"), ("inner", "innermost points only"),
-          ("cut", "cut"), ("cutalloc", "cut, temporaries per step")]
+          ("cut", "cut"), ("cutalloc", "cut, temporaries per step"),
+          ("ring", "cut into rings of planes")]
 
 
 def load(path):
