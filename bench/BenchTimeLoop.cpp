@@ -86,6 +86,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -222,11 +223,23 @@ std::vector<Case> caseList() {
   return cases;
 }
 
+/// The builds of the Revolve adjoint timed beside the default, as
+/// revolve_<name>_s<S> (bench/CMakeLists.txt builds them).
+const std::pair<const char *, Problem::Build> kBuilds[] = {
+    {"whole", Problem::Build::WholeSlots},
+    {"three", Problem::Build::ThreeLoops},
+    {"stored", Problem::Build::Stored},
+    {"unpeeled", Problem::Build::Unpeeled},
+    {"inner", Problem::Build::InnerOnly},
+    {"cut", Problem::Build::Cut},
+    {"cutalloc", Problem::Build::CutAlloc},
+    {"ring", Problem::Build::Ring}};
+
 /// Registers `name` for (c, threads), running `body` on a problem of the
 /// case's size (`steps` overrides its T).
 void add(const std::string &kernel, const std::string &name, Case c,
          int threads, int64_t steps,
-         void (*body)(benchmark::State &, Problem &, Case)) {
+         std::function<void(benchmark::State &, Problem &, Case)> body) {
   std::string full = kernel + "/" + name + "/n:" + std::to_string(c.n) +
                      "/T:" + std::to_string(c.steps) +
                      "/omp:" + std::to_string(threads);
@@ -301,39 +314,16 @@ int main(int argc, char **argv) {
             [](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots);
             });
-        if (k == "fwi")
-          add(k, "revolve_whole_s" + std::to_string(c.snapshots), c, threads,
-              c.steps, [](benchmark::State &, Problem &p, Case q) {
-                p.adjoint(q.snapshots, Problem::Build::WholeSlots);
+        for (auto [name, build] : kBuilds) {
+          if (build == Problem::Build::WholeSlots && k != "fwi")
+            continue; // wave3d keeps no snapshot.
+          add(k, std::string("revolve_") + name + "_s" +
+                     std::to_string(c.snapshots),
+              c, threads, c.steps,
+              [build = build](benchmark::State &, Problem &p, Case q) {
+                p.adjoint(q.snapshots, build);
               });
-        add(k, "revolve_three_s" + std::to_string(c.snapshots), c, threads,
-            c.steps, [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots, Problem::Build::ThreeLoops);
-            });
-        add(k, "revolve_stored_s" + std::to_string(c.snapshots), c, threads,
-            c.steps, [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots, Problem::Build::Stored);
-            });
-        add(k, "revolve_unpeeled_s" + std::to_string(c.snapshots), c,
-            threads, c.steps, [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots, Problem::Build::Unpeeled);
-            });
-        add(k, "revolve_inner_s" + std::to_string(c.snapshots), c, threads,
-            c.steps, [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots, Problem::Build::InnerOnly);
-            });
-        add(k, "revolve_cut_s" + std::to_string(c.snapshots), c, threads,
-            c.steps, [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots, Problem::Build::Cut);
-            });
-        add(k, "revolve_cutalloc_s" + std::to_string(c.snapshots), c,
-            threads, c.steps, [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots, Problem::Build::CutAlloc);
-            });
-        add(k, "revolve_ring_s" + std::to_string(c.snapshots), c, threads,
-            c.steps, [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots, Problem::Build::Ring);
-            });
+        }
         add(k, "copies", c, threads, c.steps, copies);
         add(k, "step_primal", c, threads, 1,
             [](benchmark::State &, Problem &p, Case) {

@@ -53,8 +53,7 @@ public:
     u_2 = Array(n, n * n, 3, 1.0, -0.5);
     c = Array(n, n * n, 4, 0.5, 0.5);
     u_b = Array(n, n * n, 5, 1.0, -0.5);
-    u_1b = Array(n, n * n, 6, 0.0, 0.0);
-    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+    zeroShadows();
     if (halide::available())
       checkHalide();
     checkCores();
@@ -157,8 +156,7 @@ private:
                      u_1b.size());
     requireAgreement("wave3d halide_adjoint u_2b", u_2b.data(), h2.data(),
                      u_2b.size());
-    u_1b = Array(n, n * n, 6, 0.0, 0.0);
-    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+    zeroShadows();
   }
 
   /// The hand-written C cores against ours on the core points: each from
@@ -168,8 +166,7 @@ private:
     Array ours1 = coreOf(u_1b), ours2 = coreOf(u_2b);
     for (Variant v :
          {Variant::CGatherCore, Variant::CGatherTiled, Variant::CGatherRing}) {
-      u_1b = Array(n, n * n, 6, 0.0, 0.0);
-      u_2b = Array(n, n * n, 7, 0.0, 0.0);
+      zeroShadows();
       run(v);
       Array c1 = coreOf(u_1b), c2 = coreOf(u_2b);
       std::string what = std::string("wave3d ") + variantName(v);
@@ -178,8 +175,7 @@ private:
       requireAgreement((what + " u_2b").c_str(), ours2.data(), c2.data(),
                        c2.size());
     }
-    u_1b = Array(n, n * n, 6, 0.0, 0.0);
-    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+    zeroShadows();
   }
 
   /// gather_ring against gather_noreset (both leave u_b), from zero
@@ -187,13 +183,17 @@ private:
   void checkRing() {
     run(Variant::GatherNoReset);
     Array plain1 = copyOf(u_1b), plain2 = copyOf(u_2b);
-    u_1b = Array(n, n * n, 6, 0.0, 0.0);
-    u_2b = Array(n, n * n, 7, 0.0, 0.0);
+    zeroShadows();
     run(Variant::GatherRing);
     requireAgreement("wave3d gather_ring u_1b", plain1.data(), u_1b.data(),
                      u_1b.size());
     requireAgreement("wave3d gather_ring u_2b", plain2.data(), u_2b.data(),
                      u_2b.size());
+    zeroShadows();
+  }
+
+  /// The shadows the adjoints update, zero (as setUp leaves them).
+  void zeroShadows() {
     u_1b = Array(n, n * n, 6, 0.0, 0.0);
     u_2b = Array(n, n * n, 7, 0.0, 0.0);
   }
