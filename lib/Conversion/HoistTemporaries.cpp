@@ -276,6 +276,15 @@ private:
 };
 } // namespace
 
+/// `temp`'s allocation, with its attributes, of extents `sizes`, at `b`'s
+/// insertion point.
+static memref::AllocOp cloneAlloc(OpBuilder &b, Temporary &temp,
+                                  ValueRange sizes) {
+  auto alloc = cast<memref::AllocOp>(b.clone(*temp.alloc));
+  alloc.getDynamicSizesMutable().assign(sizes);
+  return alloc;
+}
+
 /// Clones the sizes of `temp` at the rewriter's insertion point, the
 /// callee's arguments as `mapping` says; with `pool`, reuses ops already
 /// cloned there.
@@ -320,8 +329,7 @@ HoistEmitter::findOrCreateBuffer(Temporary &temp, CallPlan &call,
         buffer->getAttrDictionary() == temp.alloc->getAttrDictionary() &&
         !llvm::is_contained(taken, buffer))
       return buffer;
-  auto buffer = cast<memref::AllocOp>(rewriter.clone(*temp.alloc));
-  buffer.getDynamicSizesMutable().assign(sizes);
+  memref::AllocOp buffer = cloneAlloc(rewriter, temp, sizes);
   rewriter.setInsertionPointAfter(call.anchor);
   memref::DeallocOp::create(rewriter, temp.dealloc.getLoc(), buffer);
   pool.buffers.push_back(buffer);
@@ -355,9 +363,8 @@ Value HoistEmitter::bufferForCall(Temporary &temp,
         scf::YieldOp::create(b, l, buffer.getResult());
       },
       [&](OpBuilder &b, Location l) {
-        Operation *own = b.clone(*temp.alloc);
-        cast<memref::AllocOp>(own).getDynamicSizesMutable().assign(sizes);
-        scf::YieldOp::create(b, l, own->getResults());
+        scf::YieldOp::create(b, l,
+                             cloneAlloc(b, temp, sizes).getResult());
       });
   fresh.push_back(same);
   fresh.push_back(choice.getResult(0));
@@ -375,8 +382,7 @@ void HoistEmitter::rewriteCall(CallPlan &call, CalleePlan &callee) {
       IRMapping mapping;
       mapping.map(callee.callee.getArguments(), call.call.getOperands());
       SmallVector<Value> sizes = cloneSizes(temp, mapping, nullptr);
-      auto own = cast<memref::AllocOp>(rewriter.clone(*temp.alloc));
-      own.getDynamicSizesMutable().assign(sizes);
+      memref::AllocOp own = cloneAlloc(rewriter, temp, sizes);
       rewriter.setInsertionPointAfter(call.call);
       memref::DeallocOp::create(rewriter, temp.dealloc.getLoc(), own);
       operands.push_back(own);
