@@ -40,6 +40,35 @@ GatherEmitter::GatherEmitter(DomainOp domain, DomainOp init)
   }
 }
 
+bool GatherEmitter::appendPointReset(DomainOp reset, Value array) {
+  auto readsArray = [&](Operation *op) {
+    return op
+        ->walk([&](GatherOp read) {
+          return read.getArray() == array ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (auto [stmt, slice] : llvm::zip(stmts, slices))
+    if (llvm::any_of(stmt.offset, [](int64_t o) { return o != 0; }) &&
+        llvm::any_of(slice, readsArray))
+      return false;
+  auto stores = reset.getBodyBlock()->getOps<StoreOp>();
+  if (!llvm::hasSingleElement(stores))
+    return false;
+  StoreOp store = *stores.begin();
+  // A constant defined between the two domains goes before this one.
+  Operation *def = store.getValue().getDefiningOp();
+  if (def && def->getBlock() == domain->getBlock() &&
+      domain->isBeforeInBlock(def))
+    def->moveBefore(domain);
+  stmts.push_back({reset, store, array, store.getValue(),
+                   SmallVector<int64_t>(rank, 0), /*isStore=*/true});
+  slices.emplace_back();
+  collectBodySlice(reset, store.getValue(), slices.back());
+  return true;
+}
+
 SmallVector<SmallVector<int64_t>> GatherEmitter::getOffsets() const {
   SmallVector<SmallVector<int64_t>> offsets;
   for (const Statement &stmt : stmts)
@@ -228,6 +257,8 @@ void GatherEmitter::emitGuardedSums(OpBuilder &builder, ValueRange ivs,
       affine::AffineStoreOp::create(builder, loc, total, array, map, ivs);
       builder.setInsertionPointToStart(ifStore.elseBlock());
     }
+    if (adds.empty())
+      continue;
     auto write = scf::IfOp::create(builder, loc, has, /*withElse=*/false);
     builder.setInsertionPointToStart(write.thenBlock());
     emitAccumulate(builder, loc, sum, array, map, ivs);

@@ -42,6 +42,14 @@ public:
   /// statement.
   explicit GatherEmitter(DomainOp domain, DomainOp init = {});
 
+  /// Appends the single store of `reset` (a domain with the same bounds
+  /// that only stores a constant into `array` at the centre) as the last
+  /// statement, where every statement that reads `array` reads it at
+  /// iteration offset zero: each point then resets its own element after
+  /// its last read, in every nest, with no lag and no blocks. Returns false
+  /// (and appends nothing) otherwise.
+  bool appendPointReset(DomainOp reset, Value array);
+
   /// The iteration offsets of the writes, in program order: the planner's
   /// input.
   SmallVector<SmallVector<int64_t>> getOffsets() const;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FusableReset.h"
 #include "GatherEmitter.h"
 #include "Stencil/Conversion/Passes.h"
 
@@ -34,58 +35,6 @@ static constexpr int64_t kMaxPeeledSpan = 8;
 /// The most bodies `peel-outer` lets a plane have (the product of 2 x span
 /// + 1 over the peeled dimensions): radius 1 in three dimensions.
 static constexpr int64_t kMaxPeeledBodies = 125;
-
-namespace {
-/// A reset domain that can be fused into the gather sweep before it.
-struct FusableReset {
-  DomainOp domain;
-  Value array;
-  TypedAttr value;
-};
-} // namespace
-
-/// The reset domain that follows `scatter` if it can be fused into its
-/// gather sweep: the next domain, with the same bounds, that only stores a
-/// constant into an array at the centre, which `scatter` reads only at the
-/// centre and never writes.
-static std::optional<FusableReset> matchFusableReset(DomainOp scatter) {
-  // Skip ops without memory effects (the reset value's constant).
-  Operation *op = scatter->getNextNode();
-  while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
-    op = op->getNextNode();
-  auto next = dyn_cast_or_null<DomainOp>(op);
-  if (!next || next.getNumResults() != 0 || !next.hasSameBounds(scatter))
-    return std::nullopt;
-  // One store; anything else is free of effects (the constant).
-  StoreOp store;
-  for (Operation &bodyOp : next.getBodyBlock()->without_terminator()) {
-    if (auto s = dyn_cast<StoreOp>(bodyOp); s && !store)
-      store = s;
-    else if (!isMemoryEffectFree(&bodyOp))
-      return std::nullopt;
-  }
-  unsigned rank = next.getRank();
-  SmallVector<int64_t> centre(rank, 0);
-  auto atCentre = [&](Operation *op) {
-    auto access = cast<AccessOpInterface>(op);
-    return getAccessMap(access, rank, centre).isIdentity();
-  };
-  TypedAttr value;
-  if (!store || !matchPattern(store.getValue(), m_Constant(&value)) ||
-      !atCentre(store))
-    return std::nullopt;
-  Value array = store.getArray();
-  WalkResult walk = scatter.getBody().walk([&](Operation *op) {
-    auto access = dyn_cast<AccessOpInterface>(op);
-    if (access && access.getAccessedArray() == array &&
-        (access.isWrite() || !atCentre(op)))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return std::nullopt;
-  return FusableReset{next, array, value};
-}
 
 /// The domain before `scatter` if it is a first contribution that can be
 /// fused into its gather sweep: the previous domain (past ops without
@@ -229,25 +178,29 @@ struct StencilScatterToGatherPass
       rewriter.setInsertionPoint(writes);
       DomainOp init = fuseInit ? matchFusableInit(writes) : DomainOp();
       GatherEmitter emitter(writes, init);
+      std::optional<FusableReset> reset;
+      if (fuseReset)
+        reset = matchFusableReset(writes);
+      if (reset && init && reads(init, reset->array))
+        reset.reset();
+      // Read only at offset zero (e.g. after a cut): each point resets its
+      // own element, a statement like the others.
+      bool pointReset =
+          reset && emitter.appendPointReset(reset->domain, reset->array);
       FailureOr<BoundaryStrategy> strategy = chooseStrategy(writes, emitter);
       if (failed(strategy))
         return signalPassFailure();
       GatherPlan plan =
           planGather(emitter.getOffsets(), writes.getRank(), *strategy);
       planSplitSlabs(plan, splitSlabs, maxSplitStatements);
-      std::optional<FusableReset> reset;
-      if (fuseReset)
-        reset = matchFusableReset(writes);
-      if (reset && init && reads(init, reset->array))
-        reset.reset();
-      if (reset &&
+      if (reset && !pointReset &&
           !planFusedReset(plan, emitter.getOffsets(), resetBlock, resetRows))
         reset.reset();
       planOuterLoop(plan, oneOuterLoop);
       planPeeledPoints(plan, emitter.getOffsets(), peelInnermost, peelOuter,
                        kMaxPeeledSpan, maxSplitStatements, kMaxPeeledBodies);
       emitNonEmptyGuard(rewriter, writes.getLoc(), getDomainBounds(writes));
-      if (reset)
+      if (reset && !pointReset)
         emitter.emit(rewriter, plan, reset->array, reset->value);
       else
         emitter.emit(rewriter, plan);
