@@ -54,6 +54,12 @@ struct RingPlan {
   SmallVector<memref::DeallocOp> deallocs;
   int64_t lo = 0, hi = 0; ///< Offsets of dimension 0 the gather reads.
   bool hasOffsets = false;
+  /// Arrays the fill reads and the gather writes (the fused point reset of
+  /// an output adjoint): written by the gather only at plane `i`, with
+  /// values of the indices alone. A block leaves these writes on the
+  /// planes that a neighbour's fill reads (its first `hi`, its last `-lo`);
+  /// a second parallel loop writes them there once every block is done.
+  SmallVector<Value, 1> deferred;
   int64_t planes() const { return hi - lo + 1; }
 };
 } // namespace
@@ -169,11 +175,67 @@ static LogicalResult addTemporary(memref::AllocOp temp, RingPlan &plan,
   return success();
 }
 
+/// True if the value `store` writes, and where and whether it writes it,
+/// depend on no memory: its slice within `root` (operands, the conditions
+/// and bounds of the ops around it, transitively) reads nothing.
+static bool dependsOnIndicesOnly(Operation *store, Operation *root) {
+  SmallVector<Value> worklist(store->getOperands());
+  for (Operation *up = store->getParentOp(); up && up != root;
+       up = up->getParentOp())
+    llvm::append_range(worklist, up->getOperands());
+  llvm::DenseSet<Operation *> seen;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !root->isAncestor(def) || !seen.insert(def).second)
+      continue;
+    WalkResult walk = def->walk([&](Operation *op) {
+      if (op->getNumRegions() == 0 && !isMemoryEffectFree(op))
+        return WalkResult::interrupt();
+      llvm::append_range(worklist, op->getOperands());
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return false;
+  }
+  return true;
+}
+
+/// True if every access to `array` in `nest` is an affine load or store at
+/// plane `i` (the nest's iv), a store only where `stores` and then of a
+/// value of the indices alone.
+static bool accessesPlaneOnly(PlaneNest nest, Value array,
+                              bool stores) {
+  Value iv = nest.loop.getIVs()[0];
+  WalkResult walk = nest.loop.walk([&](Operation *op) {
+    if (op->getNumRegions() == 0 && !isMemoryEffectFree(op) &&
+        !isa<affine::AffineLoadOp, affine::AffineStoreOp, memref::LoadOp,
+             memref::StoreOp>(op))
+      return WalkResult::interrupt();
+    if (isa<memref::LoadOp, memref::StoreOp>(op) &&
+        llvm::is_contained(op->getOperands(), array))
+      return WalkResult::interrupt();
+    if (auto load = dyn_cast<affine::AffineLoadOp>(op);
+        load && load.getMemRef() == array &&
+        getPlaneOffset(load.getAffineMap(), load.getMapOperands(), iv) != 0)
+      return WalkResult::interrupt();
+    if (auto store = dyn_cast<affine::AffineStoreOp>(op);
+        store && store.getMemRef() == array &&
+        (!stores ||
+         getPlaneOffset(store.getAffineMap(), store.getMapOperands(), iv) !=
+             0 ||
+         !dependsOnIndicesOnly(store, nest.loop)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
 /// True if the fill nest may run plane by plane inside the gather nest: it
 /// comes right before it (side-effect free ops between), writes only the
-/// temporaries, reads nothing the gather nest writes, and the gather nest
-/// reads the ring no further back than it can hold.
-static bool canInterleave(const RingPlan &plan) {
+/// temporaries, reads nothing the gather nest writes (but the deferred
+/// arrays, which both access at plane `i` only), and the gather nest reads
+/// the ring no further back than it can hold.
+static bool canInterleave(RingPlan &plan) {
   Operation *fill = plan.fill.top, *gather = plan.gather.top;
   if (fill->getBlock() != gather->getBlock() || !fill->isBeforeInBlock(gather))
     return false;
@@ -188,9 +250,16 @@ static bool canInterleave(const RingPlan &plan) {
     if (!temps.contains(written))
       return false;
   llvm::DenseSet<Value> fillReads = accessedArrays(fill, /*writes=*/false);
-  for (Value written : accessedArrays(gather, /*writes=*/true))
-    if (fillReads.contains(written) || temps.contains(written))
+  for (Value written : accessedArrays(gather, /*writes=*/true)) {
+    if (temps.contains(written))
       return false;
+    if (!fillReads.contains(written))
+      continue;
+    if (!accessesPlaneOnly(plan.fill, written, /*stores=*/false) ||
+        !accessesPlaneOnly(plan.gather, written, /*stores=*/true))
+      return false;
+    plan.deferred.push_back(written);
+  }
   return plan.lo <= 0 && plan.hi >= 0 && plan.planes() <= 8;
 }
 
@@ -242,7 +311,14 @@ private:
                    SmallVectorImpl<Value> &symbols);
   void emitChunkCount();
   void emitChunk(Value chunk);
+  /// Which writes of the gather's rows a copy keeps: all of them, all but
+  /// those to the deferred arrays, or only those.
+  enum class Writes { All, NotDeferred, OnlyDeferred };
   void emitFill(Value plane, AffineExpr planeExpr, ValueRange dims);
+  void emitRows(Value plane, Writes writes);
+  void emitInteriorOrEdge(Value chunk, Value plane);
+  void emitDeferredSweep();
+  AffineMap chunkMap(ArrayRef<AffineExpr> results) const;
   void retarget(Operation *root, bool stores);
 
   RingPlan &plan;
@@ -361,6 +437,131 @@ void RingEmitter::emitFill(Value plane, AffineExpr planeExpr,
   }
 }
 
+/// Erases the ops of `block` that are trivially dead, until none is.
+static void eraseDeadOps(Block *block) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    block->walk<WalkOrder::PostOrder>([&](Operation *op) {
+      if (isOpTriviallyDead(op)) {
+        op->erase();
+        changed = true;
+      }
+    });
+  }
+}
+
+/// A copy of the gather nest's rows for plane `plane`, their loads of the
+/// temporaries retargeted to the rings unless only the deferred writes are
+/// kept (then nothing reads memory: their values depend on none).
+void RingEmitter::emitRows(Value plane, Writes writes) {
+  IRMapping mapping;
+  mapping.map(plan.gather.loop.getIVs()[0], plane);
+  SmallVector<Operation *> clones;
+  for (Operation &op : plan.gather.loop.getBody()->without_terminator())
+    clones.push_back(b.clone(op, mapping));
+  if (writes == Writes::All) {
+    for (Operation *clone : clones)
+      retarget(clone, /*stores=*/false);
+    return;
+  }
+  SmallVector<Operation *> dropped;
+  for (Operation *clone : clones)
+    clone->walk([&](Operation *op) {
+      if (!isa<affine::AffineStoreOp, memref::StoreOp>(op))
+        return;
+      bool deferred = llvm::is_contained(plan.deferred, op->getOperand(1));
+      if (deferred != (writes == Writes::OnlyDeferred))
+        dropped.push_back(op);
+    });
+  for (Operation *op : dropped)
+    op->erase();
+  eraseDeadOps(b.getInsertionBlock());
+  if (writes == Writes::NotDeferred)
+    for (Operation &op : *b.getInsertionBlock())
+      retarget(&op, /*stores=*/false);
+}
+
+/// A map of (chunk)[symbols, chunk size] with `results`.
+AffineMap RingEmitter::chunkMap(ArrayRef<AffineExpr> results) const {
+  return AffineMap::get(1, symbols.size() + 1, results, b.getContext());
+}
+
+/// The rows of plane `plane` of block `chunk`: with every write where no
+/// neighbouring block's fill reads the plane (from its first plane + hi
+/// to its end + lo), else without the writes to the deferred arrays.
+void RingEmitter::emitInteriorOrEdge(Value chunk, Value plane) {
+  if (plan.deferred.empty())
+    return emitRows(plane, Writes::All);
+  MLIRContext *ctx = b.getContext();
+  // Dims (plane, chunk); symbols: the bounds' operands, the chunk size.
+  AffineExpr i = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx);
+  AffineExpr size = getAffineSymbolExpr(symbols.size(), ctx);
+  Location loc = plan.gather.loop.getLoc();
+  SmallVector<Value> operands{plane};
+  operands.push_back(affine::AffineApplyOp::create(
+      b, loc, chunkMap(gatherLower + getAffineDimExpr(0, ctx) * size),
+      [&] {
+        SmallVector<Value> args{chunk};
+        llvm::append_range(args, symbols);
+        args.push_back(chunkSize);
+        return args;
+      }()));
+  llvm::append_range(operands, symbols);
+  operands.push_back(chunkSize);
+  IntegerSet interior = IntegerSet::get(
+      2, symbols.size() + 1,
+      {i - c - plan.hi, c + size + plan.lo - i - 1, gatherUpper + plan.lo - i - 1},
+      {false, false, false});
+  auto check = affine::AffineIfOp::create(b, loc, interior, operands,
+                                          /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(check.getThenBlock());
+  emitRows(plane, Writes::All);
+  b.setInsertionPointToStart(check.getElseBlock());
+  emitRows(plane, Writes::NotDeferred);
+}
+
+/// After the blocks: the deferred writes on each block's first `hi` planes
+/// and last `-lo` planes (on some planes twice: the values are the same).
+void RingEmitter::emitDeferredSweep() {
+  Location loc = plan.gather.loop.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto chunks = affine::AffineParallelOp::create(
+      b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{},
+      ArrayRef<AffineMap>{AffineMap::get(0, 0, getAffineConstantExpr(0, ctx),
+                                         ctx)},
+      ValueRange{},
+      ArrayRef<AffineMap>{AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx),
+                                         ctx)},
+      ValueRange{chunkCount}, ArrayRef<int64_t>{1});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(chunks.getBody());
+  AffineExpr size = getAffineSymbolExpr(symbols.size(), ctx);
+  AffineExpr start = gatherLower + getAffineDimExpr(0, ctx) * size;
+  AffineExpr end = start + size;
+  SmallVector<Value> operands{chunks.getIVs()[0]};
+  llvm::append_range(operands, symbols);
+  operands.push_back(chunkSize);
+  // [start, start + hi), [end + lo, end) and [upper + lo, upper), each
+  // clipped to the block.
+  SmallVector<std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>>
+      ranges;
+  if (plan.hi > 0)
+    ranges.push_back({{start}, {start + plan.hi, end, gatherUpper}});
+  if (plan.lo < 0) {
+    ranges.push_back({{start, end + plan.lo}, {end, gatherUpper}});
+    ranges.push_back({{start, gatherUpper + plan.lo}, {end, gatherUpper}});
+  }
+  for (auto &[from, to] : ranges) {
+    auto loop = affine::AffineForOp::create(b, loc, operands, chunkMap(from),
+                                            operands, chunkMap(to));
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    emitRows(loop.getInductionVar(), Writes::OnlyDeferred);
+  }
+}
+
 /// One thread's block `chunk` of the gather nest's planes: its rings, the
 /// prologue, and each plane's fill and rows.
 void RingEmitter::emitChunk(Value chunk) {
@@ -411,12 +612,7 @@ void RingEmitter::emitChunk(Value chunk) {
   b.setInsertionPointToStart(planes.getBody());
   Value i = planes.getInductionVar();
   emitFill(Value(), getAffineDimExpr(0, ctx) + plan.hi, ValueRange{i});
-  IRMapping mapping;
-  mapping.map(plan.gather.loop.getIVs()[0], i);
-  for (Operation &op : plan.gather.loop.getBody()->without_terminator()) {
-    Operation *clone = b.clone(op, mapping);
-    retarget(clone, /*stores=*/false);
-  }
+  emitInteriorOrEdge(chunk, i);
   b.setInsertionPointAfter(planes);
   for (Value ring : rings)
     memref::DeallocOp::create(b, loc, ring);
@@ -440,8 +636,15 @@ void RingEmitter::emit() {
       ArrayRef<AffineMap>{AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx),
                                          ctx)},
       ValueRange{chunkCount}, ArrayRef<int64_t>{1});
-  b.setInsertionPointToStart(chunks.getBody());
-  emitChunk(chunks.getIVs()[0]);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(chunks.getBody());
+    emitChunk(chunks.getIVs()[0]);
+  }
+  if (!plan.deferred.empty()) {
+    b.setInsertionPointAfter(chunks);
+    emitDeferredSweep();
+  }
   plan.gather.loop.erase();
   plan.fill.top->erase();
   for (memref::DeallocOp dealloc : plan.deallocs)
