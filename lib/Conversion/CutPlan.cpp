@@ -35,6 +35,8 @@ struct BodyGraph {
   llvm::BitVector free;
   /// For each distinct write offset, the ops whose values are written.
   SmallVector<SmallVector<unsigned>> shiftRoots;
+  /// The distinct write offsets, in the order of shiftRoots.
+  SmallVector<SmallVector<int64_t>> shiftOffsets;
 
   explicit BodyGraph(DomainOp domain);
 
@@ -80,8 +82,10 @@ BodyGraph::BodyGraph(DomainOp domain) {
       continue;
     SmallVector<int64_t> offset = *getIterationOffset(access, rank);
     auto [it, inserted] = shiftIndex.insert({offset, shiftRoots.size()});
-    if (inserted)
+    if (inserted) {
       shiftRoots.emplace_back();
+      shiftOffsets.push_back(offset);
+    }
     // The write itself: its value's slice is its own minus the write.
     shiftRoots[it->second].push_back(index[op]);
   }
@@ -161,6 +165,26 @@ CutPlan mlir::stencil::planCuts(DomainOp domain, uint64_t minGain) {
   }
 }
 
+bool mlir::stencil::readsOffCentre(DomainOp domain, const CutPlan &plan,
+                                   Value array) {
+  BodyGraph graph(domain);
+  llvm::BitVector cut(graph.ops.size());
+  for (const CutValue &value : plan.cuts)
+    cut.set(llvm::find(graph.ops, value.op) - graph.ops.begin());
+  SmallVector<llvm::BitVector> perShift =
+      graph.shiftSlices(graph.slices(cut));
+  for (auto [offset, bits] : llvm::zip_equal(graph.shiftOffsets, perShift)) {
+    if (llvm::all_of(offset, [](int64_t o) { return o == 0; }))
+      continue;
+    for (unsigned i : bits.set_bits()) {
+      auto read = dyn_cast<GatherOp>(graph.ops[i]);
+      if (read && read.getArray() == array)
+        return true;
+    }
+  }
+  return false;
+}
+
 /// Whether `value` is a cut value times finite constants of the body.
 static bool isScaledCut(Value value, const llvm::DenseSet<Operation *> &cuts,
                         Block *body) {
@@ -222,7 +246,7 @@ void mlir::stencil::planPaddedGather(DomainOp domain, CutPlan &plan) {
 
 void CutPlan::printJSON(raw_ostream &os) const {
   os << "{\"ops_before\": " << opsBefore << ", \"ops_after\": " << opsAfter
-     << ", \"padded\": ";
+     << ", \"ring\": " << (ring ? "true" : "false") << ", \"padded\": ";
   if (padded) {
     os << "[";
     llvm::interleaveComma(padded->span, os);

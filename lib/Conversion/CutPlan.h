@@ -56,6 +56,9 @@ struct CutPlan {
   /// recomputing the slice its statements need), before and after the cut;
   /// `after` counts each cut value as the one gather that reads it back.
   uint64_t opsBefore = 0, opsAfter = 0;
+  /// Set when the cuts were chosen under `ring-min-gain`: the temporaries
+  /// are expected to become rings of planes (--stencil-ring-cut).
+  bool ring = false;
 
   /// Writes the plan as one line of JSON.
   void printJSON(raw_ostream &os) const;
@@ -67,6 +70,11 @@ struct CutPlan {
 /// are float results of pure, region-free ops other than gathers and
 /// constants.
 CutPlan planCuts(DomainOp domain, uint64_t minGain);
+
+/// Whether a statement of `domain` at a non-zero offset reads `array`
+/// once the values of `plan` are cut (read back, not recomputed): then a
+/// reset of `array` fused into the gather sweep must lag behind its reads.
+bool readsOffCentre(DomainOp domain, const CutPlan &plan, Value array);
 
 /// Sets `plan.padded` when `domain` (cut by `plan`, which is not empty) has
 /// no results and every write is an accumulate of a cut value times finite

@@ -9,9 +9,12 @@
 
 #include "AffineEmitter.h"
 #include "CutEmitter.h"
+#include "FusableReset.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/StencilDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -172,13 +175,41 @@ struct StencilCutSharedPass
           StencilCutSharedPass> {
   using Base::Base;
 
+  /// The plan under ring-min-gain, if --stencil-ring-cut can keep its
+  /// temporaries as rings of planes (the pass description); else none.
+  CutPlan planRingCuts(DomainOp domain) {
+    auto func = domain->getParentOfType<func::FuncOp>();
+    if (domain.getRank() < 2 || !func ||
+        !StencilDialect::NoaliasAttrHelper(&getContext()).isAttrPresent(func))
+      return {};
+    CutPlan plan = planCuts(domain, ringMinGain);
+    if (plan.cuts.empty())
+      return {};
+    int64_t lo = 0, hi = 0;
+    for (Operation &op : domain.getBodyBlock()->without_terminator())
+      if (auto access = dyn_cast<AccessOpInterface>(&op);
+          access && access.isWrite()) {
+        int64_t o = (*getIterationOffset(access, domain.getRank()))[0];
+        lo = std::min(lo, o);
+        hi = std::max(hi, o);
+      }
+    std::optional<FusableReset> reset = matchFusableReset(domain);
+    if (hi - lo + 1 > 8 ||
+        (reset && readsOffCentre(domain, plan, reset->array)))
+      return {};
+    plan.ring = true;
+    return plan;
+  }
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (DomainOp domain : getScatterDomains(getOperation())) {
       // Temporaries start at the lower bounds: constants, if they are.
       domain.foldConstantBounds();
       CutPlan plan = planCuts(domain, minGain);
-      if (padded)
+      if (plan.cuts.empty() && ringMinGain > 0 && ringMinGain < minGain)
+        plan = planRingCuts(domain);
+      if (padded && !plan.ring)
         planPaddedGather(domain, plan);
       if (!plan.cuts.empty() && !hasNonNegativeConstantLowerBounds(domain)) {
         if (report)

@@ -47,6 +47,10 @@ void mlir::stencil::buildConvertToOMPPipeline(
       StencilCutSharedPassOptions cut;
       cut.minGain = options.cutMinGain;
       cut.padded = options.cutPadded;
+      // Rings need the gather sweep as one parallel loop over dimension 0.
+      if (options.ringCut && options.oneOuterLoop &&
+          options.boundary == BoundaryStrategy::Compact)
+        cut.ringMinGain = options.cutRingMinGain;
       pm.addPass(createStencilCutSharedPass(cut));
     }
     StencilScatterToGatherPassOptions toGather;

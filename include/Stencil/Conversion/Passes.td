@@ -83,7 +83,13 @@ def ConvertStencilToAffinePass
     writes at `max o_0`), while the row is still in cache; the rows of the
     dimension-1 slabs after the plane. Each point is still written by one
     iteration, so results stay independent of the number of threads; no
-    memory is added. `boundary=exact` keeps the separate sweep.
+    memory is added. `boundary=exact` keeps the separate sweep. Where
+    every statement that reads the array reads it at iteration offset zero
+    (as after a cut, `--stencil-cut-shared`), there is no lag to keep: the
+    reset becomes the last statement, storing the constant at each point
+    after that point's last read, in every nest and with every boundary
+    strategy; no blocks, no second sweep, and the gather sweep stays one
+    parallel loop (`one-outer-loop`).
 
     #### Input invariant
     - Every bound operand of a domain is a valid affine symbol where the
@@ -143,6 +149,19 @@ def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
     read of it per point, so the default only cuts where recomputation
     clearly costs more than that memory traffic.
 
+    #### Rings
+    Where `--stencil-ring-cut` will keep the temporaries as per-thread
+    rings of a few planes filled inside the gather sweep, a cut costs no
+    traffic through memory, and a lower threshold pays: with
+    `ring-min-gain` (the CPU pipeline sets it where its lowering makes
+    rings), a domain that `min-gain` leaves uncut is cut under
+    `ring-min-gain` if the rings can apply: the domain has rank 2 or more,
+    its function is `stencil.noalias`, the offsets of dimension 0 span at
+    most 8 planes, and a reset of an output adjoint that follows it is
+    read, after the cut, only by statements at offset zero (so that each
+    point resets its own element and the gather stays one parallel loop,
+    see `--stencil-scatter-to-gather`). Such a plan is not padded.
+
     #### The padded gather form
     When every write of the cut domain accumulates a cut value times
     constants (`mulf` by a finite constant, `negf`), as in the adjoint of
@@ -181,6 +200,12 @@ def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
            "::mlir::stencil::kDefaultCutMinGain",
            "Cut a value only if it saves at least this many ops per point "
            "and gather nest">,
+    Option<"ringMinGain", "ring-min-gain", "uint64_t", "0",
+           "Where min-gain cuts nothing, cut values that save at least this "
+           "many ops per point and gather nest if the temporaries can "
+           "become rings of planes (--stencil-ring-cut): rank 2 and up, a "
+           "stencil.noalias function, offsets of dimension 0 spanning at "
+           "most 8 planes, and a fused reset kept at the centre (0: off)">,
     Option<"padded", "padded", "bool", "true",
            "Write a cut domain whose statements are cut values times "
            "constants as gathers over zero-bordered temporaries">,
@@ -256,10 +281,20 @@ def StencilRingCutPass : Pass<"stencil-ring-cut", "::mlir::ModuleOp"> {
     results do not change; the ring stays in the caches where the
     temporary went through memory. Other cuts are left as they are.
 
+    The gather nest may write an array the fill reads (the fused per-point
+    reset of an output adjoint the cut product reads) if both access it
+    only at plane `i` and the gather's writes store values that depend on
+    no memory (their operands, bounds and guards read nothing). A block's
+    fills read the planes of its neighbours next to it, so each block
+    leaves those writes on its first `hi` and last `-lo` planes (its rows
+    there are a copy without them); a second parallel loop over the blocks
+    then runs only those writes on those planes (a copy of the rows with
+    everything else removed), once every block is done.
+
     #### Output IR
     - `func.call @omp_get_max_threads`, `affine.parallel` over blocks,
-      `affine.for` over planes, `affine.if`, and per-block `memref.alloc` /
-      `memref.dealloc` of the rings.
+      `affine.for` over planes, `affine.if`, `affine.apply`, and per-block
+      `memref.alloc` / `memref.dealloc` of the rings.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -356,7 +391,13 @@ def StencilScatterToGatherPass
     writes at `max o_0`), while the row is still in cache; the rows of the
     dimension-1 slabs after the plane. Each point is still written by one
     iteration, so results stay independent of the number of threads; no
-    memory is added. `boundary=exact` keeps the separate sweep.
+    memory is added. `boundary=exact` keeps the separate sweep. Where
+    every statement that reads the array reads it at iteration offset zero
+    (as after a cut, `--stencil-cut-shared`), there is no lag to keep: the
+    reset becomes the last statement, storing the constant at each point
+    after that point's last read, in every nest and with every boundary
+    strategy; no blocks, no second sweep, and the gather sweep stays one
+    parallel loop (`one-outer-loop`).
 
     #### Straight-line points in the innermost dimension
     In 2-D and up the compact form's innermost slabs run at the end of

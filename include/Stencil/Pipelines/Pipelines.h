@@ -50,6 +50,13 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Cut a value only if it saves at least this many ops "
                      "per point and gather nest"),
       llvm::cl::init(kDefaultCutMinGain)};
+  PassOptions::Option<uint64_t> cutRingMinGain{
+      *this, "cut-ring-min-gain",
+      llvm::cl::desc("Where cut-min-gain cuts nothing, cut values that save "
+                     "at least this many ops if the temporaries become "
+                     "rings of planes (with ring-cut, one-outer-loop and "
+                     "boundary=compact; 0: never)"),
+      llvm::cl::init(kDefaultCutRingMinGain)};
   PassOptions::Option<bool> cutPadded{
       *this, "cut-padded",
       llvm::cl::desc("Write cut domains whose statements are cut values "
