@@ -100,7 +100,7 @@ public:
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
     case Variant::CGatherRing:
-    case Variant::GatherRing:
+    case Variant::GatherNoRing:
       std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::burgers1dPrimal(peerArrays(u, u_1b));

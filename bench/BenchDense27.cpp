@@ -76,7 +76,7 @@ public:
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
     case Variant::CGatherRing:
-    case Variant::GatherRing:
+    case Variant::GatherNoRing:
       std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::dense27Primal(peerArrays(r, u_b));

@@ -62,7 +62,7 @@ const std::vector<Variant> &stencil::bench::allVariants() {
         Variant::GatherFixed,   Variant::GatherApart,   Variant::GatherUnpeeled,
         Variant::GatherGuarded,
         Variant::GatherNoReset,
-        Variant::GatherCut,     Variant::GatherRing,
+        Variant::GatherCut,     Variant::GatherNoRing,
         Variant::ScatterSerial, Variant::ScatterAtomic, Variant::CGatherCore,
         Variant::CGatherTiled, Variant::CGatherRing};
     if (halide::available()) {
@@ -78,7 +78,7 @@ std::vector<Variant> stencil::bench::StencilKernel::variants() const {
   std::vector<Variant> list;
   for (Variant v : allVariants())
     if (v != Variant::CGatherCore && v != Variant::CGatherTiled &&
-        v != Variant::CGatherRing && v != Variant::GatherRing)
+        v != Variant::CGatherRing && v != Variant::GatherNoRing)
       list.push_back(v);
   return list;
 }
@@ -141,8 +141,8 @@ const char *stencil::bench::variantName(Variant v) {
     return "gather_noreset";
   case Variant::GatherCut:
     return "gather_cut";
-  case Variant::GatherRing:
-    return "gather_ring";
+  case Variant::GatherNoRing:
+    return "gather_noring";
   case Variant::ScatterSerial:
     return "scatter_serial";
   case Variant::ScatterAtomic:

@@ -86,7 +86,7 @@ enum class Variant {
   GatherGuarded, ///< Compact, slabs guarded per point (`split-slabs=0`).
   GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
   GatherCut,     ///< Compact, every shared value cut (`cut-min-gain=1`).
-  GatherRing,    ///< No reset, cut, in rings of planes (wave3d only).
+  GatherNoRing,  ///< Nothing cut, no rings: the default before (wave3d).
   ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
   ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
   CGatherCore,   ///< Hand-written C gather core, no boundary, no reset.

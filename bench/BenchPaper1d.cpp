@@ -101,7 +101,7 @@ public:
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
     case Variant::CGatherRing:
-    case Variant::GatherRing:
+    case Variant::GatherNoRing:
       std::abort(); // Not in variants().
     case Variant::HalidePrimal:
       return halide::paper1dPrimal(peerArrays(r, u_b));

@@ -81,7 +81,7 @@ public:
     case Variant::CGatherCore:
     case Variant::CGatherTiled:
     case Variant::CGatherRing:
-    case Variant::GatherRing:
+    case Variant::GatherNoRing:
       break;
     }
     std::abort(); // Not in variants().

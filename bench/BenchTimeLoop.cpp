@@ -32,12 +32,14 @@
 //   <k>/revolve_inner_s<S>  the same, only the innermost dimension's
 //                         slabs straight-line (peel-outer=0)
 //   <k>/revolve_cut_s<S>  the same, values shared by shifted statements
-//                         stored in temporaries (cut-min-gain=1), allocated
-//                         once before the reversed loop
+//                         stored in temporaries the size of the grid
+//                         (cut-min-gain=1 ring-cut=0), allocated once
+//                         before the reversed loop
 //   <k>/revolve_cutalloc_s<S>  the same, each step allocating and freeing
 //                         them (hoist-temporaries=0)
-//   <k>/revolve_ring_s<S>  the cut with its temporaries kept as per-thread
-//                         rings of planes (ring-cut=1)
+//   <k>/revolve_noring_s<S>  nothing cut (cut-ring-min-gain=0): the
+//                         default before it kept the shared product in
+//                         per-thread rings of planes
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -68,7 +70,7 @@
 #include "fwi_stored.h"
 #include "fwi_cut.h"
 #include "fwi_cutalloc.h"
-#include "fwi_ring.h"
+#include "fwi_noring.h"
 #include "fwi_three.h"
 #include "fwi_unpeeled.h"
 #include "fwi_whole.h"
@@ -76,7 +78,7 @@
 #include "wave3d_loop_stored.h"
 #include "wave3d_loop_cut.h"
 #include "wave3d_loop_cutalloc.h"
-#include "wave3d_loop_ring.h"
+#include "wave3d_loop_noring.h"
 #include "wave3d_loop_three.h"
 #include "wave3d_loop_unpeeled.h"
 #include "wave3d_loop.h"
@@ -159,7 +161,7 @@ struct Problem {
     InnerOnly,
     Cut,
     CutAlloc,
-    Ring
+    NoRing
   };
   void adjoint(int64_t snapshots, Build build = Build::Default) {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
@@ -177,8 +179,8 @@ struct Problem {
                            ? _mlir_ciface_wave3d_loop_adjoint_cut
                        : build == Build::CutAlloc
                            ? _mlir_ciface_wave3d_loop_adjoint_cutalloc
-                       : build == Build::Ring
-                           ? _mlir_ciface_wave3d_loop_adjoint_ring
+                       : build == Build::NoRing
+                           ? _mlir_ciface_wave3d_loop_adjoint_noring
                            : _mlir_ciface_wave3d_loop_adjoint;
       gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
@@ -196,7 +198,7 @@ struct Problem {
                      : build == Build::Cut ? _mlir_ciface_fwi_adjoint_cut
                      : build == Build::CutAlloc
                          ? _mlir_ciface_fwi_adjoint_cutalloc
-                     : build == Build::Ring ? _mlir_ciface_fwi_adjoint_ring
+                     : build == Build::NoRing ? _mlir_ciface_fwi_adjoint_noring
                          : _mlir_ciface_fwi_adjoint;
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
@@ -233,7 +235,7 @@ const std::pair<const char *, Problem::Build> kBuilds[] = {
     {"inner", Problem::Build::InnerOnly},
     {"cut", Problem::Build::Cut},
     {"cutalloc", Problem::Build::CutAlloc},
-    {"ring", Problem::Build::Ring}};
+    {"noring", Problem::Build::NoRing}};
 
 /// Registers `name` for (c, threads), running `body` on a problem of the
 /// case's size (`steps` overrides its T).

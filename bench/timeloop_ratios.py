@@ -26,10 +26,11 @@
 #   inner     the Revolve adjoint whose steps peel only the innermost slabs
 #             into points (peel-outer=0) over the default (every dimension)
 #   cut       the Revolve adjoint with shared values cut into temporaries
-#             (cut-min-gain=1) over the default; cutalloc the same with
-#             each step allocating them (hoist-temporaries=0), over the
-#             default and over cut (temporaries per step / once); ring
-#             the cut kept in per-thread rings of planes (ring-cut=1)
+#             the size of the grid (cut-min-gain=1 ring-cut=0) over the
+#             default; cutalloc the same with each step allocating them
+#             (hoist-temporaries=0), over the default and over cut
+#             (temporaries per step / once); noring nothing cut
+#             (cut-ring-min-gain=0, the default before rings)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # median lines are read when the JSON is missing or cut short)
@@ -46,7 +47,7 @@ import sys
 BUILDS = [("three", "three loops"), ("stored", "stored hand-overs"),
           ("unpeeled", "no points"), ("inner", "innermost points only"),
           ("cut", "cut"), ("cutalloc", "cut, temporaries per step"),
-          ("ring", "cut into rings of planes")]
+          ("noring", "no cut, no rings")]
 
 
 def load(path):
