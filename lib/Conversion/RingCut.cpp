@@ -260,6 +260,9 @@ static bool canInterleave(RingPlan &plan) {
       return false;
     plan.deferred.push_back(written);
   }
+  // A ring of one plane: no block reads another's planes, nothing waits.
+  if (plan.lo == 0 && plan.hi == 0)
+    plan.deferred.clear();
   return plan.lo <= 0 && plan.hi >= 0 && plan.planes() <= 8;
 }
 

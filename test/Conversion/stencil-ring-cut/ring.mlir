@@ -270,3 +270,40 @@ func.func @fill_reads_ahead(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
   memref.dealloc %t : memref<?x?xf64>
   return
 }
+
+// -----
+
+// A ring of one plane (the gather reads the temporary at plane i only): no
+// block's fill reads another block's planes, so the reset stays in every
+// plane's rows and there is no second loop.
+
+// CHECK-LABEL: func.func @one_plane(
+// CHECK-SAME:  %[[U:[a-z0-9]+]]: memref<?x?xf64>
+// CHECK:       affine.parallel
+// CHECK:         memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<1x?xf64>
+// CHECK-NOT:     else
+// CHECK:         affine.store %{{.*}}, %[[U]][%{{.*}}, %{{.*}}]
+// CHECK:         memref.dealloc
+// CHECK-NEXT:  }
+// CHECK-NOT:   affine.parallel
+// CHECK:       return
+func.func @one_plane(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index)
+    attributes {stencil.noalias} {
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  affine.parallel (%i) = (1) to (symbol(%n) - 1) {
+    affine.for %j = 0 to %n {
+      %v = affine.load %u[%i, %j] : memref<?x?xf64>
+      affine.store %v, %t[%i, %j] : memref<?x?xf64>
+    }
+  }
+  affine.parallel (%i) = (1) to (symbol(%n) - 1) {
+    affine.for %j = 1 to %n {
+      %a = affine.load %t[%i, %j - 1] : memref<?x?xf64>
+      affine.store %a, %out[%i, %j] : memref<?x?xf64>
+      %zero = arith.constant 0.0 : f64
+      affine.store %zero, %u[%i, %j] : memref<?x?xf64>
+    }
+  }
+  memref.dealloc %t : memref<?x?xf64>
+  return
+}
