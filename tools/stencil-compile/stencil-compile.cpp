@@ -204,9 +204,18 @@ static LogicalResult compileWithClang(StringRef ll, bool distributed,
   std::string clang = STENCIL_CLANG;
   if (const char *env = std::getenv("CLANG"))
     clang = env;
-  SmallVector<std::string> args = {clang, "-O" + std::to_string(optLevel),
-                                   "-march=" + march, "-fopenmp",
-                                   "-Wno-override-module"};
+  // Rows of a gather nest are short at the sizes time loops run (44
+  // points at n = 48): with 8 doubles per vector, LLVM leaves up to 7 of
+  // them to a scalar remainder unless it vectorizes that remainder too,
+  // which by default it does only from 16 lanes on (6-7% of wave3d's
+  // adjoint at n = 48 and 64, docs/Performance.md).
+  SmallVector<std::string> args = {clang,
+                                   "-O" + std::to_string(optLevel),
+                                   "-march=" + march,
+                                   "-fopenmp",
+                                   "-Wno-override-module",
+                                   "-mllvm",
+                                   "-epilogue-vectorization-minimum-VF=8"};
   if (shared)
     llvm::append_range(args, SmallVector<std::string>{
                                  "-shared", "-fPIC", "-L" STENCIL_LLVM_LIB_DIR,
