@@ -1,4 +1,4 @@
-//===- FusableReset.cpp - The reset that follows a scatter domain -*- C++ -*-===//
+//===- FusableReset.cpp - The reset after a scatter domain ------*- C++ -*-===//
 //
 // This file implements matchFusableReset (FusableReset.h).
 //

@@ -498,7 +498,7 @@ void RingEmitter::emitInteriorOrEdge(Value chunk, Value plane) {
     return emitRows(plane, Writes::All);
   MLIRContext *ctx = b.getContext();
   // Dims (plane, chunk); symbols: the bounds' operands, the chunk size.
-  AffineExpr i = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx);
+  AffineExpr i = getAffineDimExpr(0, ctx), start = getAffineDimExpr(1, ctx);
   AffineExpr size = getAffineSymbolExpr(symbols.size(), ctx);
   Location loc = plan.gather.loop.getLoc();
   SmallVector<Value> operands{plane};
@@ -514,7 +514,8 @@ void RingEmitter::emitInteriorOrEdge(Value chunk, Value plane) {
   operands.push_back(chunkSize);
   IntegerSet interior = IntegerSet::get(
       2, symbols.size() + 1,
-      {i - c - plan.hi, c + size + plan.lo - i - 1, gatherUpper + plan.lo - i - 1},
+      {i - start - plan.hi, start + size + plan.lo - i - 1,
+       gatherUpper + plan.lo - i - 1},
       {false, false, false});
   auto check = affine::AffineIfOp::create(b, loc, interior, operands,
                                           /*withElseRegion=*/true);
