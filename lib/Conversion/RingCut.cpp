@@ -322,6 +322,9 @@ private:
   void emitInteriorOrEdge(Value chunk, Value plane);
   void emitDeferredSweep();
   AffineMap chunkMap(ArrayRef<AffineExpr> results) const;
+  SmallVector<Value> chunkOperands(Value chunk) const;
+  AffineExpr chunkStart() const;
+  affine::AffineParallelOp buildChunkLoop();
   void retarget(Operation *root, bool stores);
 
   RingPlan &plan;
@@ -490,6 +493,36 @@ AffineMap RingEmitter::chunkMap(ArrayRef<AffineExpr> results) const {
   return AffineMap::get(1, symbols.size() + 1, results, b.getContext());
 }
 
+/// The operands of a chunkMap: `chunk`, the symbols, the chunk size.
+SmallVector<Value> RingEmitter::chunkOperands(Value chunk) const {
+  SmallVector<Value> operands{chunk};
+  llvm::append_range(operands, symbols);
+  operands.push_back(chunkSize);
+  return operands;
+}
+
+/// The first plane of block d0 (chunkMap's dimension): lower + d0 * size.
+AffineExpr RingEmitter::chunkStart() const {
+  MLIRContext *ctx = b.getContext();
+  return gatherLower + getAffineDimExpr(0, ctx) *
+                           getAffineSymbolExpr(symbols.size(), ctx);
+}
+
+/// A parallel loop over the blocks, [0, chunkCount), at the builder's
+/// point.
+affine::AffineParallelOp RingEmitter::buildChunkLoop() {
+  MLIRContext *ctx = b.getContext();
+  return affine::AffineParallelOp::create(
+      b, plan.gather.loop.getLoc(), TypeRange{},
+      ArrayRef<arith::AtomicRMWKind>{},
+      ArrayRef<AffineMap>{AffineMap::get(0, 0, getAffineConstantExpr(0, ctx),
+                                         ctx)},
+      ValueRange{},
+      ArrayRef<AffineMap>{AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx),
+                                         ctx)},
+      ValueRange{chunkCount}, ArrayRef<int64_t>{1});
+}
+
 /// The rows of plane `plane` of block `chunk`: with every write where no
 /// neighbouring block's fill reads the plane (from its first plane + hi
 /// to its end + lo), else without the writes to the deferred arrays.
@@ -497,21 +530,14 @@ void RingEmitter::emitInteriorOrEdge(Value chunk, Value plane) {
   if (plan.deferred.empty())
     return emitRows(plane, Writes::All);
   MLIRContext *ctx = b.getContext();
-  // Dims (plane, chunk); symbols: the bounds' operands, the chunk size.
+  // Dims (plane, block start); symbols: the bounds' operands, the size.
   AffineExpr i = getAffineDimExpr(0, ctx), start = getAffineDimExpr(1, ctx);
   AffineExpr size = getAffineSymbolExpr(symbols.size(), ctx);
   Location loc = plan.gather.loop.getLoc();
-  SmallVector<Value> operands{plane};
-  operands.push_back(affine::AffineApplyOp::create(
-      b, loc, chunkMap(gatherLower + getAffineDimExpr(0, ctx) * size),
-      [&] {
-        SmallVector<Value> args{chunk};
-        llvm::append_range(args, symbols);
-        args.push_back(chunkSize);
-        return args;
-      }()));
-  llvm::append_range(operands, symbols);
-  operands.push_back(chunkSize);
+  SmallVector<Value> operands = chunkOperands(chunk);
+  operands[0] = affine::AffineApplyOp::create(b, loc, chunkMap(chunkStart()),
+                                              operands);
+  operands.insert(operands.begin(), plane);
   IntegerSet interior = IntegerSet::get(
       2, symbols.size() + 1,
       {i - start - plan.hi, start + size + plan.lo - i - 1,
@@ -530,23 +556,12 @@ void RingEmitter::emitInteriorOrEdge(Value chunk, Value plane) {
 /// and last `-lo` planes (on some planes twice: the values are the same).
 void RingEmitter::emitDeferredSweep() {
   Location loc = plan.gather.loop.getLoc();
-  MLIRContext *ctx = b.getContext();
-  auto chunks = affine::AffineParallelOp::create(
-      b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{},
-      ArrayRef<AffineMap>{AffineMap::get(0, 0, getAffineConstantExpr(0, ctx),
-                                         ctx)},
-      ValueRange{},
-      ArrayRef<AffineMap>{AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx),
-                                         ctx)},
-      ValueRange{chunkCount}, ArrayRef<int64_t>{1});
+  auto chunks = buildChunkLoop();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(chunks.getBody());
-  AffineExpr size = getAffineSymbolExpr(symbols.size(), ctx);
-  AffineExpr start = gatherLower + getAffineDimExpr(0, ctx) * size;
-  AffineExpr end = start + size;
-  SmallVector<Value> operands{chunks.getIVs()[0]};
-  llvm::append_range(operands, symbols);
-  operands.push_back(chunkSize);
+  AffineExpr start = chunkStart();
+  AffineExpr end = start + getAffineSymbolExpr(symbols.size(), b.getContext());
+  SmallVector<Value> operands = chunkOperands(chunks.getIVs()[0]);
   // [start, start + hi), [end + lo, end) and [upper + lo, upper), each
   // clipped to the block.
   SmallVector<std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>>
@@ -589,21 +604,16 @@ void RingEmitter::emitChunk(Value chunk) {
     rings.push_back(memref::AllocOp::create(b, loc, ringType, sizes,
                                             b.getI64IntegerAttr(64)));
   }
-  // [lower + c s, min(lower + (c + 1) s, upper)): d0 = c, symbol 0 = s.
-  AffineExpr c = getAffineDimExpr(0, ctx);
+  // [start, min(start + size, upper)), start = lower + chunk * size.
   AffineExpr size = getAffineSymbolExpr(symbols.size(), ctx);
-  SmallVector<Value> operands{chunk};
-  llvm::append_range(operands, symbols);
-  operands.push_back(chunkSize);
-  unsigned numSymbols = symbols.size() + 1;
-  AffineExpr start = gatherLower + c * size;
-  AffineMap lower = AffineMap::get(1, numSymbols, start, ctx);
-  AffineMap upper = AffineMap::get(
-      1, numSymbols, {start + size, gatherUpper}, ctx);
+  SmallVector<Value> operands = chunkOperands(chunk);
+  AffineExpr start = chunkStart();
+  AffineMap lower = chunkMap(start);
+  AffineMap upper = chunkMap({start + size, gatherUpper});
   // The prologue: planes start + lo .. start + hi - 1.
   auto prologue = affine::AffineForOp::create(
-      b, loc, operands, AffineMap::get(1, numSymbols, start + plan.lo, ctx),
-      operands, AffineMap::get(1, numSymbols, start + plan.hi, ctx));
+      b, loc, operands, chunkMap(start + plan.lo), operands,
+      chunkMap(start + plan.hi));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(prologue.getBody());
@@ -630,16 +640,7 @@ void RingEmitter::emit() {
   b.setInsertionPoint(plan.gather.top);
   emitChunkCount();
   b.setInsertionPoint(plan.gather.loop);
-  Location loc = plan.gather.loop.getLoc();
-  MLIRContext *ctx = b.getContext();
-  auto chunks = affine::AffineParallelOp::create(
-      b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{},
-      ArrayRef<AffineMap>{AffineMap::get(0, 0, getAffineConstantExpr(0, ctx),
-                                         ctx)},
-      ValueRange{},
-      ArrayRef<AffineMap>{AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx),
-                                         ctx)},
-      ValueRange{chunkCount}, ArrayRef<int64_t>{1});
+  auto chunks = buildChunkLoop();
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(chunks.getBody());
