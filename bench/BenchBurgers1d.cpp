@@ -127,11 +127,10 @@ private:
     Array hu(n, 1, 1, 0.0, 0.0), h1(n, 1, 4, 0.0, 0.0);
     run(Variant::Primal);
     halide::burgers1dPrimal(peerArrays(hu, h1));
-    requireAgreement("burgers1d halide_primal", u.data(), hu.data(), u.size());
+    requireAgreement("burgers1d halide_primal", u, hu);
     run(Variant::GatherNoReset);
     halide::burgers1dAdjoint(peerArrays(hu, h1));
-    requireAgreement("burgers1d halide_adjoint u_1b", u_1b.data(), h1.data(),
-                     u_1b.size());
+    requireAgreement("burgers1d halide_adjoint u_1b", u_1b, h1);
     u_1b = Array(n, 1, 4, 0.0, 0.0);
   }
 

@@ -59,12 +59,10 @@ private:
     std::string kernel = name();
     run(Variant::Primal);
     halidePrimal(peerArrays(hr, hb));
-    requireAgreement((kernel + " halide_primal").c_str(), r.data(), hr.data(),
-                     r.size());
+    requireAgreement(kernel + " halide_primal", r, hr);
     run(Variant::GatherNoReset);
     halideAdjoint(peerArrays(hr, hb));
-    requireAgreement((kernel + " halide_adjoint u_b").c_str(), u_b.data(),
-                     hb.data(), u_b.size());
+    requireAgreement(kernel + " halide_adjoint u_b", u_b, hb);
     u_b = Array(n, n * n, 4, 0.0, 0.0);
   }
 };

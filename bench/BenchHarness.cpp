@@ -115,6 +115,11 @@ void stencil::bench::requireAgreement(const char *what, const double *ours,
                relative);
 }
 
+void stencil::bench::requireAgreement(const std::string &what,
+                                      const Array &ours, const Array &peer) {
+  requireAgreement(what.c_str(), ours.data(), peer.data(), peer.size());
+}
+
 const char *stencil::bench::variantName(Variant v) {
   switch (v) {
   case Variant::Primal:

@@ -109,6 +109,9 @@ bool isHalide(Variant v);
 /// Prints the error otherwise.
 void requireAgreement(const char *what, const double *ours, const double *peer,
                       size_t count);
+/// The same over two whole arrays of one size.
+void requireAgreement(const std::string &what, const Array &ours,
+                      const Array &peer);
 
 /// Name of a variant in benchmark names and JSON (`gather_compact`, ...).
 const char *variantName(Variant v);

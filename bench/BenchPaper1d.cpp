@@ -127,11 +127,10 @@ private:
     Array hr(n + 1, 1, 1, 0.0, 0.0), hb(n + 1, 1, 5, 0.0, 0.0);
     run(Variant::Primal);
     halide::paper1dPrimal(peerArrays(hr, hb));
-    requireAgreement("paper1d halide_primal", r.data(), hr.data(), r.size());
+    requireAgreement("paper1d halide_primal", r, hr);
     run(Variant::GatherNoReset);
     halide::paper1dAdjoint(peerArrays(hr, hb));
-    requireAgreement("paper1d halide_adjoint u_b", u_b.data(), hb.data(),
-                     u_b.size());
+    requireAgreement("paper1d halide_adjoint u_b", u_b, hb);
     u_b = Array(n + 1, 1, 5, 0.0, 0.0);
   }
 

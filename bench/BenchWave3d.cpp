@@ -148,13 +148,11 @@ private:
         h2(n, n * n, 7, 0.0, 0.0);
     run(Variant::Primal);
     halide::wave3dPrimal(peerArrays(hu, h1, h2));
-    requireAgreement("wave3d halide_primal", u.data(), hu.data(), u.size());
+    requireAgreement("wave3d halide_primal", u, hu);
     run(Variant::GatherNoReset);
     halide::wave3dAdjoint(peerArrays(hu, h1, h2));
-    requireAgreement("wave3d halide_adjoint u_1b", u_1b.data(), h1.data(),
-                     u_1b.size());
-    requireAgreement("wave3d halide_adjoint u_2b", u_2b.data(), h2.data(),
-                     u_2b.size());
+    requireAgreement("wave3d halide_adjoint u_1b", u_1b, h1);
+    requireAgreement("wave3d halide_adjoint u_2b", u_2b, h2);
     zeroShadows();
   }
 
@@ -169,10 +167,8 @@ private:
       run(v);
       Array c1 = coreOf(u_1b), c2 = coreOf(u_2b);
       std::string what = std::string("wave3d ") + variantName(v);
-      requireAgreement((what + " u_1b").c_str(), ours1.data(), c1.data(),
-                       c1.size());
-      requireAgreement((what + " u_2b").c_str(), ours2.data(), c2.data(),
-                       c2.size());
+      requireAgreement(what + " u_1b", ours1, c1);
+      requireAgreement(what + " u_2b", ours2, c2);
     }
     zeroShadows();
   }
@@ -185,12 +181,9 @@ private:
     Array ring1 = copyOf(u_1b), ring2 = copyOf(u_2b), ringB = copyOf(u_b);
     resetInputs();
     run(Variant::GatherNoRing);
-    requireAgreement("wave3d gather_noring u_1b", ring1.data(), u_1b.data(),
-                     u_1b.size());
-    requireAgreement("wave3d gather_noring u_2b", ring2.data(), u_2b.data(),
-                     u_2b.size());
-    requireAgreement("wave3d gather_noring u_b", ringB.data(), u_b.data(),
-                     u_b.size());
+    requireAgreement("wave3d gather_noring u_1b", ring1, u_1b);
+    requireAgreement("wave3d gather_noring u_2b", ring2, u_2b);
+    requireAgreement("wave3d gather_noring u_b", ringB, u_b);
     resetInputs();
   }
 
