@@ -40,6 +40,10 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createStencilLowerHaloExchangePass());
   // Domains whose bounds vary inside a loop, in functions of their own.
   pm.addPass(createStencilOutlineDomainsPass());
+  // While the domains, and so their ranks, are still there.
+  StencilVectorWidthPassOptions width;
+  width.rank1Width = options.vectorWidth1D;
+  pm.addPass(createStencilVectorWidthPass(width));
   if (options.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (options.scatter == ScatterLowering::Gather) {

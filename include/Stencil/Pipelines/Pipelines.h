@@ -142,6 +142,12 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Allow FMA contraction (changes results in the last "
                      "bits)"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> vectorWidth1D{
+      *this, "vector-width-1d",
+      llvm::cl::desc("Preferred vector width, in bits, of functions whose "
+                     "stencil domains are all one-dimensional "
+                     "(--stencil-vector-width; 0: LLVM's choice)"),
+      llvm::cl::init(256)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions and "

@@ -52,6 +52,38 @@ def StencilAllowContractionPass
   }];
 }
 
+def StencilVectorWidthPass
+    : Pass<"stencil-vector-width", "::mlir::ModuleOp"> {
+  let summary = "Narrower vectors for functions of one-dimensional stencils";
+  let description = [{
+    Sets `prefer_vector_width` (LLVM's `"prefer-vector-width"`, which the
+    OpenMP translation copies to the parallel regions it outlines) on every
+    `func.func` whose stencil domains all have rank 1, to `rank1-width`
+    bits. One-dimensional sweeps stream their arrays from memory, and
+    their taps are loads at neighbouring, hence unaligned, addresses: with
+    512-bit vectors every such load spans two cache lines, with 256-bit
+    ones at most half of them, and on the 2-core AMD Zen 4 VM of
+    docs/Performance.md the adjoints of paper 1D and Burgers then run in
+    0.59-0.92x the time. Sweeps of two and three dimensions, which run
+    from the caches more often, were slower with 256-bit vectors (1.1-1.4x)
+    and are left to LLVM's choice, as are functions without domains.
+    Where the target has no vectors wider than 256 bits the attribute
+    changes nothing. An attribute the function already has is kept.
+
+    #### Input invariant
+    - Stencil domains not yet lowered (the pipeline runs it first).
+
+    #### Output IR
+    - The same functions, those of rank-1 domains with
+      `prefer_vector_width`.
+  }];
+  let options = [
+    Option<"rank1Width", "rank1-width", "unsigned", "256",
+           "Preferred vector width, in bits, for functions whose stencil "
+           "domains all have rank 1 (0: leave it to LLVM)">,
+  ];
+}
+
 def StencilInlineAllocaScopesPass
     : Pass<"stencil-inline-alloca-scopes", "::mlir::ModuleOp"> {
   let summary = "Inline memref.alloca_scope regions that allocate nothing";
