@@ -149,6 +149,17 @@ public:
   /// read and for each array written (16 for one read and written), no
   /// write-allocate traffic. The doc comment of each kernel class derives it.
   virtual double bytesPerPoint(bool adjoint) const = 0;
+  /// Of those writes, the bytes per point of arrays a sweep writes without
+  /// reading them first: the cache reads their lines before the stores
+  /// (write-allocate), traffic that STREAM counting leaves out. Default:
+  /// the primal writes one array it does not read, and an adjoint writes
+  /// only arrays it has read (accumulated shadows, reset output adjoints).
+  virtual double writeAllocateBytesPerPoint(bool adjoint) const {
+    return adjoint ? 0.0 : 8.0;
+  }
+  /// Of the adjoint's writes, the bytes per point of its reset of output
+  /// adjoints, which `gather_noreset` does not do. Default: one array.
+  virtual double resetBytesPerPoint() const { return 8.0; }
 };
 
 /// The kernels of the suite, in run order.

@@ -6,7 +6,10 @@
 // `<kernel>/<variant>/omp:<threads>` (`stream/triad/omp:<threads>`) and
 // report wall time, bytes_per_second (the bytes a sweep must move, see
 // StencilKernel::bytesPerPoint) and the counters `omp_threads`,
-// `bytes_per_sweep` and `points`. Nothing is checked: see test/ for that.
+// `bytes_per_sweep`, `write_allocate_bytes_per_sweep`,
+// `reset_bytes_per_sweep` (the kernels' sweeps; bench/run.py derives each
+// adjoint's bandwidth bound from them) and `points`. Nothing is checked:
+// see test/ for that.
 //
 // Environment:
 //   STENCIL_BENCH_THREADS  thread counts, e.g. "1,2" (default 1 .. #procs)
@@ -161,6 +164,11 @@ void runKernel(benchmark::State &state, const std::string &name,
   state.SetBytesProcessed(static_cast<int64_t>(bytes) * state.iterations());
   state.counters["omp_threads"] = threads;
   state.counters["bytes_per_sweep"] = bytes;
+  bool adjoint = isAdjoint(variant);
+  state.counters["write_allocate_bytes_per_sweep"] =
+      kernel->writeAllocateBytesPerPoint(adjoint) * kernel->points();
+  state.counters["reset_bytes_per_sweep"] =
+      adjoint ? kernel->resetBytesPerPoint() * kernel->points() : 0.0;
   state.counters["points"] = kernel->points();
 }
 

@@ -255,6 +255,9 @@ def parse_benchmarks(raw_json, repetitions, statistic):
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
         entry[kind + "_ms"] = b["real_time"] * scale
         entry["bytes_per_sweep"] = b.get("bytes_per_sweep")
+        entry["write_allocate_bytes_per_sweep"] = b.get(
+            "write_allocate_bytes_per_sweep")
+        entry["reset_bytes_per_sweep"] = b.get("reset_bytes_per_sweep")
         entry["points"] = b.get("points")
     for entry in out.values():
         entry["time_ms"] = entry.get(statistic + "_ms", entry.get("single_ms"))
@@ -375,6 +378,25 @@ def ratio(results, kernel, num, den, threads):
     return a["time_ms"] / b["time_ms"]
 
 
+def bandwidth_bound(results, kernel, threads, reset=True):
+    """The time of the gather adjoint over the primal's if both moved their
+    bytes at the same rate: the bytes of a sweep, write-allocate included
+    (the counters of StencilKernel), without the reset of the output
+    adjoint unless `reset`."""
+    adj = results.get((kernel, "gather_compact", threads))
+    pri = results.get((kernel, "primal", threads))
+    keys = ("bytes_per_sweep", "write_allocate_bytes_per_sweep",
+            "reset_bytes_per_sweep")
+    if not adj or not pri or any(adj.get(k) is None or pri.get(k) is None
+                                 for k in keys):
+        return None
+    num = adj["bytes_per_sweep"] + adj["write_allocate_bytes_per_sweep"]
+    if not reset:
+        num -= adj["reset_bytes_per_sweep"]
+    den = pri["bytes_per_sweep"] + pri["write_allocate_bytes_per_sweep"]
+    return num / den if den else None
+
+
 def compute_ratios(results, threads):
     rows = []
     for kernel in BENCH_KERNELS:
@@ -384,6 +406,8 @@ def compute_ratios(results, threads):
             rows.append({
                 "kernel": kernel, "threads": t,
                 "adjoint_over_primal": ratio(results, kernel, "gather_compact", "primal", t),
+                "bound": bandwidth_bound(results, kernel, t),
+                "bound_noreset": bandwidth_bound(results, kernel, t, reset=False),
                 "adjoint_exact_over_primal": ratio(results, kernel, "gather_exact", "primal", t),
                 "adjoint_unfused_over_primal": ratio(results, kernel, "gather_unfused", "primal", t),
                 "adjoint_noreset_over_primal": ratio(results, kernel, "gather_noreset", "primal", t),
@@ -466,16 +490,22 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
             out.append("| %s | %d | %s |" % (kernel, t, " | ".join(cells)))
     out.append("")
     out.append("#### Ratios (time / time)\n")
-    out.append("| kernel | threads | adjoint / primal (compact) | adjoint / primal (exact) "
-               "| (reset unfused) | (no reset) "
+    out.append("Bound: the adjoint's bytes over the primal's, write-allocate "
+               "included, the time ratio if both moved memory at the same "
+               "rate.\n")
+    out.append("| kernel | threads | adjoint / primal (compact) | bound "
+               "| adjoint / primal (exact) "
+               "| (reset unfused) | (no reset) | bound without reset "
                "| atomic / gather | serial scatter / gather | ours / C primal |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in ratios:
-        out.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["kernel"], r["threads"], fmt(r["adjoint_over_primal"]),
+            fmt(r.get("bound")),
             fmt(r["adjoint_exact_over_primal"]),
             fmt(r["adjoint_unfused_over_primal"]),
             fmt(r["adjoint_noreset_over_primal"]),
+            fmt(r.get("bound_noreset")),
             fmt(r["atomic_over_gather"], "%.1f"),
             fmt(r["serial_over_gather"]), fmt(r["ours_over_c"])))
     out.append("")
