@@ -124,3 +124,21 @@ if (config.stencil_have_mpi.upper() in ("TRUE", "ON", "1", "YES")
 if config.stencil_have_cuda.upper() in ("TRUE", "ON", "1", "YES"):
     config.available_features.add("cuda")
     config.substitutions.append(("%cuda_toolkit", config.stencil_cuda_toolkit))
+
+# The benchmark suite (bench/, STENCIL_BUILD_BENCHMARKS) and its Halide
+# peers (STENCIL_BENCH_HALIDE, found at configure time): bench-quick.test
+# is UNSUPPORTED without the binary and checks the peers only where they
+# were built. scripts/setup.sh installs Google Benchmark and Halide, so CI
+# runs both.
+stencil_bench = os.path.join(config.stencil_tools_dir, "stencil-bench")
+if os.path.exists(stencil_bench):
+    config.available_features.add("stencil-bench")
+    import subprocess
+    try:
+        listing = subprocess.run([stencil_bench, "--benchmark_list_tests"],
+                                 capture_output=True, text=True,
+                                 timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        listing = ""
+    if "/halide_adjoint/" in listing:
+        config.available_features.add("halide-peers")
