@@ -18,9 +18,17 @@
 //                          extraSizes(); stream 2^26 doubles per array).
 //                          A kernel's sizes after the first are named
 //                          `<kernel>_n<size>` (wave3d_n64/primal/omp:1).
+//   STENCIL_BENCH_ROUNDS   rounds R (default 1): registers every benchmark
+//                          of a workload R times, named `.../round:<r>`,
+//                          round by round, each round's (variant, threads)
+//                          pairs in a shuffled order (seeded by r). Run
+//                          with --benchmark_repetitions=1 and no random
+//                          interleaving, every round times each variant
+//                          once, close in time to the others, so a ratio
+//                          taken within a round sees the same machine.
 //
 // Typical use (bench/run.py does this, one kernel per process):
-//   stencil-bench --benchmark_min_time=0.2 --benchmark_repetitions=3
+//   STENCIL_BENCH_ROUNDS=5 stencil-bench --benchmark_min_time=0.2
 //                 --benchmark_out=out.json --benchmark_filter=^wave3d/
 //
 //===----------------------------------------------------------------------===//
@@ -35,6 +43,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -172,17 +181,41 @@ void runKernel(benchmark::State &state, const std::string &name,
   state.counters["points"] = kernel->points();
 }
 
-/// Registers every variant of `kernel` at size `n` under `workload`.
+/// STENCIL_BENCH_ROUNDS, at least 1.
+int roundCount() {
+  const char *env = std::getenv("STENCIL_BENCH_ROUNDS");
+  int rounds = env ? std::atoi(env) : 1;
+  return std::max(rounds, 1);
+}
+
+/// Registers every variant of `kernel` at size `n` under `workload`, once
+/// per round (STENCIL_BENCH_ROUNDS): round by round, each round's
+/// (variant, threads) pairs shuffled, so that no variant always runs right
+/// after the same one.
 void registerKernel(StencilKernel *kernel, int64_t n,
                     const std::string &workload,
-                    const std::vector<int> &threads) {
+                    const std::vector<int> &threads, int rounds) {
   benchmark::AddCustomContext("size_" + workload, std::to_string(n));
+  std::vector<std::pair<Variant, int>> runs;
   for (Variant variant : kernel->variants())
-    for (int t : threads) {
+    for (int t : threads)
+      runs.push_back({variant, t});
+  for (int round = 0; round < rounds; ++round) {
+    if (rounds > 1) {
+      std::mt19937 rng(static_cast<unsigned>(round));
+      std::shuffle(runs.begin(), runs.end(), rng);
+    }
+    for (const auto &run : runs) {
+      Variant variant = run.first;
+      int t = run.second;
+      // The warm-up sweep and the set-up go by this name, shared by the
+      // rounds.
       std::string bench =
           workload + "/" + variantName(variant) + "/omp:" + std::to_string(t);
+      std::string shown =
+          rounds > 1 ? bench + "/round:" + std::to_string(round) : bench;
       benchmark::RegisterBenchmark(
-          bench.c_str(),
+          shown.c_str(),
           [bench, workload, kernel, n, variant, t](benchmark::State &state) {
             runKernel(state, bench, workload, kernel, n, variant, t);
           })
@@ -190,6 +223,7 @@ void registerKernel(StencilKernel *kernel, int64_t n,
           ->ComputeStatistics("min", minimum)
           ->Unit(benchmark::kMillisecond);
     }
+  }
 }
 
 } // namespace
@@ -200,6 +234,7 @@ int main(int argc, char **argv) {
     return 1;
 
   std::vector<int> threads = threadList();
+  int rounds = roundCount();
   std::map<std::string, std::vector<int64_t>> sizes = sizeOverrides();
   static std::vector<std::unique_ptr<StencilKernel>> kernels = makeKernels();
 
@@ -211,16 +246,19 @@ int main(int argc, char **argv) {
   int64_t streamN =
       sizes.count("stream") ? sizes["stream"].front() : int64_t(1) << 26;
   benchmark::AddCustomContext("size_stream", std::to_string(streamN));
-  for (int t : threads) {
-    std::string bench = "stream/triad/omp:" + std::to_string(t);
-    benchmark::RegisterBenchmark(bench.c_str(),
-                                 [bench, streamN, t](benchmark::State &state) {
-                                   runTriad(state, bench, streamN, t);
-                                 })
-        ->UseRealTime()
-        ->ComputeStatistics("min", minimum)
-        ->Unit(benchmark::kMillisecond);
-  }
+  for (int round = 0; round < rounds; ++round)
+    for (int t : threads) {
+      std::string bench = "stream/triad/omp:" + std::to_string(t);
+      std::string shown =
+          rounds > 1 ? bench + "/round:" + std::to_string(round) : bench;
+      benchmark::RegisterBenchmark(shown.c_str(),
+                                   [bench, streamN, t](benchmark::State &state) {
+                                     runTriad(state, bench, streamN, t);
+                                   })
+          ->UseRealTime()
+          ->ComputeStatistics("min", minimum)
+          ->Unit(benchmark::kMillisecond);
+    }
 
   for (auto &kernel : kernels) {
     std::string name = kernel->name();
@@ -233,7 +271,7 @@ int main(int argc, char **argv) {
       registerKernel(kernel.get(), kernelSizes[s],
                      s == 0 ? name
                             : name + "_n" + std::to_string(kernelSizes[s]),
-                     threads);
+                     threads, rounds);
   }
 
   benchmark::RunSpecifiedBenchmarks();

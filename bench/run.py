@@ -36,6 +36,7 @@ import tempfile
 import time
 
 import plots
+import rounds
 from suite import (BENCH_KERNELS, KERNELS, KERNEL_SOURCES, PIPELINES, VARIANTS,
                    VARIANT_LABELS)
 
@@ -144,20 +145,16 @@ def run_chunk(args, bench_filter, raw_json):
     binary = os.path.join(args.build_dir, "bin", "stencil-bench")
     env = dict(os.environ)
     env["STENCIL_BENCH_THREADS"] = args.threads
+    # Rounds (rounds.py): each variant once per round, round after round.
+    env["STENCIL_BENCH_ROUNDS"] = str(args.repetitions)
     if args.sizes:
         env["STENCIL_BENCH_SIZES"] = args.sizes
     cmd = [binary, "--benchmark_out=" + raw_json,
            "--benchmark_out_format=json",
            "--benchmark_min_time=%g" % args.min_time,
-           "--benchmark_repetitions=%d" % args.repetitions,
-           # Repetitions of all variants in a random order, so that drift
-           # of the machine's bandwidth hits them alike.
-           "--benchmark_enable_random_interleaving=true",
            "--benchmark_filter=" + bench_filter]
-    if args.repetitions > 1:
-        cmd.append("--benchmark_display_aggregates_only=true")
-    print("+ STENCIL_BENCH_THREADS=%s%s %s" % (
-        args.threads, (" STENCIL_BENCH_SIZES=" + args.sizes) if args.sizes else "",
+    print("+ STENCIL_BENCH_ROUNDS=%d STENCIL_BENCH_THREADS=%s%s %s" % (
+        args.repetitions, args.threads, (" STENCIL_BENCH_SIZES=" + args.sizes) if args.sizes else "",
         " ".join(cmd)), flush=True)
     busy_before = busy_cpu_seconds()
     ours_before = os.times()
@@ -223,47 +220,6 @@ def run_benchmarks(args, raw_json):
     with open(raw_json, "w") as f:
         json.dump(merged, f, indent=1)
     return total, loads
-
-
-NAME_RE = re.compile(r"^(\w+)/(\w+)/omp:(\d+)")
-
-
-def parse_benchmarks(raw_json, repetitions, statistic):
-    """Returns {(kernel, variant, threads): measurement} from the JSON of
-    Google Benchmark. With several repetitions, `time_ms` is the chosen
-    statistic (`min` or `median`) and both are kept, with the coefficient
-    of variation; GB/s are recomputed from the time (a `min` aggregate of a
-    rate would be the slowest run)."""
-    with open(raw_json) as f:
-        raw = json.load(f)
-    aggregates = repetitions > 1
-    out = {}
-    for b in raw["benchmarks"]:
-        if aggregates != (b.get("run_type") == "aggregate"):
-            continue
-        m = NAME_RE.match(b["name"])
-        if not m:
-            continue
-        key = (m.group(1), m.group(2), int(m.group(3)))
-        entry = out.setdefault(key, {})
-        kind = b.get("aggregate_name", "single")
-        if kind == "cv":
-            entry["cv"] = b["real_time"]  # A fraction, not a time.
-            continue
-        if kind not in ("single", "min", "median"):
-            continue
-        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
-        entry[kind + "_ms"] = b["real_time"] * scale
-        entry["bytes_per_sweep"] = b.get("bytes_per_sweep")
-        entry["write_allocate_bytes_per_sweep"] = b.get(
-            "write_allocate_bytes_per_sweep")
-        entry["reset_bytes_per_sweep"] = b.get("reset_bytes_per_sweep")
-        entry["points"] = b.get("points")
-    for entry in out.values():
-        entry["time_ms"] = entry.get(statistic + "_ms", entry.get("single_ms"))
-        if entry.get("time_ms") and entry.get("bytes_per_sweep"):
-            entry["gbps"] = entry["bytes_per_sweep"] / (entry["time_ms"] * 1e-3) / 1e9
-    return raw.get("context", {}), out
 
 
 # ===----------------------------------------------------------------------=== #
@@ -371,11 +327,8 @@ def compile_stats(args):
 
 
 def ratio(results, kernel, num, den, threads):
-    a = results.get((kernel, num, threads))
-    b = results.get((kernel, den, threads))
-    if not a or not b or not b.get("time_ms"):
-        return None
-    return a["time_ms"] / b["time_ms"]
+    return rounds.ratio(results.get((kernel, num, threads)),
+                        results.get((kernel, den, threads)))
 
 
 def bandwidth_bound(results, kernel, threads, reset=True):
@@ -406,6 +359,9 @@ def compute_ratios(results, threads):
             rows.append({
                 "kernel": kernel, "threads": t,
                 "adjoint_over_primal": ratio(results, kernel, "gather_compact", "primal", t),
+                "adjoint_over_primal_range": rounds.ratio_range(
+                    results.get((kernel, "gather_compact", t)),
+                    results.get((kernel, "primal", t))),
                 "bound": bandwidth_bound(results, kernel, t),
                 "bound_noreset": bandwidth_bound(results, kernel, t, reset=False),
                 "adjoint_exact_over_primal": ratio(results, kernel, "gather_exact", "primal", t),
@@ -490,16 +446,20 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
             out.append("| %s | %d | %s |" % (kernel, t, " | ".join(cells)))
     out.append("")
     out.append("#### Ratios (time / time)\n")
-    out.append("Bound: the adjoint's bytes over the primal's, write-allocate "
-               "included, the time ratio if both moved memory at the same "
-               "rate.\n")
+    out.append("With medians, each ratio is the median over the rounds of the "
+               "ratio within a round; the range is the smallest and largest of "
+               "those for the compact adjoint. Bound: the adjoint's bytes over "
+               "the primal's, write-allocate included, the time ratio if both "
+               "moved memory at the same rate.\n")
     out.append("| kernel | threads | adjoint / primal (compact) | bound "
                "| adjoint / primal (exact) "
                "| (reset unfused) | (no reset) | bound without reset "
-               "| atomic / gather | serial scatter / gather | ours / C primal |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+               "| atomic / gather | serial scatter / gather | ours / C primal "
+               "| compact / primal, range over rounds |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in ratios:
-        out.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        span = r.get("adjoint_over_primal_range")
+        out.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["kernel"], r["threads"], fmt(r["adjoint_over_primal"]),
             fmt(r.get("bound")),
             fmt(r["adjoint_exact_over_primal"]),
@@ -507,7 +467,8 @@ def markdown_tables(results, ratios, targets, stream, compile_stats_, threads,
             fmt(r["adjoint_noreset_over_primal"]),
             fmt(r.get("bound_noreset")),
             fmt(r["atomic_over_gather"], "%.1f"),
-            fmt(r["serial_over_gather"]), fmt(r["ours_over_c"])))
+            fmt(r["serial_over_gather"]), fmt(r["ours_over_c"]),
+            "%.2f-%.2f" % tuple(span) if span else "–"))
     out.append("")
     out.append("#### Against Halide 14 (time / time)\n")
     out.append("| kernel | threads | Halide adjoint / our primal | our adjoint / Halide's "
@@ -600,7 +561,8 @@ def main():
     p.add_argument("--min-time", type=float, default=0.2,
                    help="--benchmark_min_time in seconds (default: 0.2)")
     p.add_argument("--repetitions", type=int, default=3,
-                   help="--benchmark_repetitions (default: 3)")
+                   help="rounds: each variant is timed once per round, round "
+                        "after round, in one process (default: 3)")
     p.add_argument("--statistic", choices=["min", "median"], default="min",
                    help="which repetition statistic the tables use (default: min, "
                         "the run least disturbed on a shared machine)")
@@ -658,7 +620,7 @@ def main():
               "multi-thread figures are unreliable there (rerun with "
               "--wait-quiet on a quieter machine)"
               % ", ".join("%s (%.2f)" % kv for kv in sorted(busy.items())), flush=True)
-    context, results = parse_benchmarks(raw_json, args.repetitions, args.statistic)
+    context, results = rounds.parse_benchmarks(raw_json, args.statistic)
     stream = {t: m["gbps"] for (k, v, t), m in results.items() if k == "stream"}
 
     cstats = []
@@ -668,8 +630,8 @@ def main():
 
     ratios = compute_ratios(results, threads)
     targets = evaluate_targets(results, threads)
-    statistic_text = ("%s of %d repetitions" % (args.statistic, args.repetitions)
-                      if args.repetitions > 1 else "one repetition")
+    statistic_text = ("%s of %d rounds" % (args.statistic, args.repetitions)
+                      if args.repetitions > 1 else "one round")
     tables = markdown_tables(results, ratios, targets, stream, cstats, threads,
                              statistic_text)
 

@@ -1,0 +1,84 @@
+# ===- rounds.py - Rounds of stencil-bench and the ratios within them -----=== #
+#
+# bench/run.py runs stencil-bench with STENCIL_BENCH_ROUNDS=R (BenchMain.cpp):
+# every variant of a kernel is timed once per round, round after round, in a
+# shuffled order within each round. A variant's time is a statistic over its
+# rounds; a ratio of two variants is, with the median, the median over the
+# rounds of the ratio within each round, whose two times were taken a few
+# seconds apart on the same machine. The spread of those per-round ratios
+# is what the tables report beside the ratio.
+#
+# ===----------------------------------------------------------------------=== #
+
+import json
+import re
+import statistics
+
+# `<kernel>/<variant>/omp:<threads>[/round:<r>]`; `stream/triad/...` too.
+NAME_RE = re.compile(r"^(\w+)/(\w+)/omp:(\d+)(?:/round:(\d+))?")
+
+SCALE_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def parse_benchmarks(raw_json, statistic):
+    """Returns (context, {(kernel, variant, threads): measurement}) from the
+    JSON of Google Benchmark. A measurement keeps `rounds_ms` ({round: time
+    in ms}), `min_ms`, `median_ms`, the coefficient of variation `cv` (with
+    two rounds or more), `time_ms` (the chosen statistic: `min` or
+    `median`), the kernel's byte counters and the GB/s of `time_ms`."""
+    with open(raw_json) as f:
+        raw = json.load(f)
+    out = {}
+    for b in raw["benchmarks"]:
+        if b.get("run_type") == "aggregate":
+            continue
+        m = NAME_RE.match(b["name"])
+        if not m:
+            continue
+        key = (m.group(1), m.group(2), int(m.group(3)))
+        entry = out.setdefault(key, {"rounds_ms": {}})
+        entry["rounds_ms"][int(m.group(4) or 0)] = \
+            b["real_time"] * SCALE_MS[b["time_unit"]]
+        for counter in ("bytes_per_sweep", "write_allocate_bytes_per_sweep",
+                        "reset_bytes_per_sweep", "points"):
+            entry[counter] = b.get(counter)
+    for entry in out.values():
+        times = list(entry["rounds_ms"].values())
+        entry["min_ms"] = min(times)
+        entry["median_ms"] = statistics.median(times)
+        if len(times) > 1:
+            entry["cv"] = statistics.pstdev(times) / statistics.mean(times)
+        entry["time_ms"] = entry[statistic + "_ms"]
+        entry["paired"] = statistic == "median"
+        if entry.get("bytes_per_sweep"):
+            entry["gbps"] = entry["bytes_per_sweep"] / (entry["time_ms"] * 1e-3) / 1e9
+    return raw.get("context", {}), out
+
+
+def round_ratios(a, b):
+    """The ratios a / b within each round both ran in."""
+    ra, rb = a["rounds_ms"], b["rounds_ms"]
+    return [ra[r] / rb[r] for r in sorted(ra) if r in rb and rb[r] > 0]
+
+
+def ratio(a, b):
+    """a's time over b's: the median of the per-round ratios where the
+    tables use medians, else the ratio of the two statistics (the fastest
+    rounds: the least disturbed run of each)."""
+    if not a or not b or not b.get("time_ms"):
+        return None
+    if a.get("paired") and b.get("paired"):
+        within = round_ratios(a, b)
+        if within:
+            return statistics.median(within)
+    return a["time_ms"] / b["time_ms"]
+
+
+def ratio_range(a, b):
+    """(smallest, largest) per-round ratio a / b; None with one round."""
+    if not a or not b:
+        return None
+    within = round_ratios(a, b)
+    if len(within) < 2:
+        return None
+    return (round(min(within), 4), round(max(within), 4))
