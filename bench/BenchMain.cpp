@@ -18,14 +18,10 @@
 //                          extraSizes(); stream 2^26 doubles per array).
 //                          A kernel's sizes after the first are named
 //                          `<kernel>_n<size>` (wave3d_n64/primal/omp:1).
-//   STENCIL_BENCH_ROUNDS   rounds R (default 1): registers every benchmark
-//                          of a workload R times, named `.../round:<r>`,
-//                          round by round, each round's (variant, threads)
-//                          pairs in a shuffled order (seeded by r). Run
-//                          with --benchmark_repetitions=1 and no random
-//                          interleaving, every round times each variant
-//                          once, close in time to the others, so a ratio
-//                          taken within a round sees the same machine.
+//   STENCIL_BENCH_ROUNDS   rounds R (default 1; BenchThreads.h): every
+//                          benchmark of a workload R times, named
+//                          `.../round:<r>`, round by round, each round's
+//                          (variant, threads) pairs shuffled.
 //
 // Typical use (bench/run.py does this, one kernel per process):
 //   STENCIL_BENCH_ROUNDS=5 stencil-bench --benchmark_min_time=0.2
@@ -43,7 +39,6 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
-#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -181,13 +176,6 @@ void runKernel(benchmark::State &state, const std::string &name,
   state.counters["points"] = kernel->points();
 }
 
-/// STENCIL_BENCH_ROUNDS, at least 1.
-int roundCount() {
-  const char *env = std::getenv("STENCIL_BENCH_ROUNDS");
-  int rounds = env ? std::atoi(env) : 1;
-  return std::max(rounds, 1);
-}
-
 /// Registers every variant of `kernel` at size `n` under `workload`, once
 /// per round (STENCIL_BENCH_ROUNDS): round by round, each round's
 /// (variant, threads) pairs shuffled, so that no variant always runs right
@@ -201,10 +189,7 @@ void registerKernel(StencilKernel *kernel, int64_t n,
     for (int t : threads)
       runs.push_back({variant, t});
   for (int round = 0; round < rounds; ++round) {
-    if (rounds > 1) {
-      std::mt19937 rng(static_cast<unsigned>(round));
-      std::shuffle(runs.begin(), runs.end(), rng);
-    }
+    roundOrder(runs, round, rounds);
     for (const auto &run : runs) {
       Variant variant = run.first;
       int t = run.second;
@@ -212,10 +197,8 @@ void registerKernel(StencilKernel *kernel, int64_t n,
       // rounds.
       std::string bench =
           workload + "/" + variantName(variant) + "/omp:" + std::to_string(t);
-      std::string shown =
-          rounds > 1 ? bench + "/round:" + std::to_string(round) : bench;
       benchmark::RegisterBenchmark(
-          shown.c_str(),
+          roundName(bench, round, rounds).c_str(),
           [bench, workload, kernel, n, variant, t](benchmark::State &state) {
             runKernel(state, bench, workload, kernel, n, variant, t);
           })
@@ -249,9 +232,7 @@ int main(int argc, char **argv) {
   for (int round = 0; round < rounds; ++round)
     for (int t : threads) {
       std::string bench = "stream/triad/omp:" + std::to_string(t);
-      std::string shown =
-          rounds > 1 ? bench + "/round:" + std::to_string(round) : bench;
-      benchmark::RegisterBenchmark(shown.c_str(),
+      benchmark::RegisterBenchmark(roundName(bench, round, rounds).c_str(),
                                    [bench, streamN, t](benchmark::State &state) {
                                      runTriad(state, bench, streamN, t);
                                    })

@@ -1,7 +1,13 @@
-//===- BenchThreads.h - The thread counts a bench binary runs --*- C++ -*-===//
+//===- BenchThreads.h - Thread counts and rounds of a bench binary -*- C++ -*-===//
 //
-// STENCIL_BENCH_THREADS ("1,2"), shared by stencil-bench and
-// stencil-bench-timeloop; defaults to 1 .. the number of processors.
+// STENCIL_BENCH_THREADS ("1,2"; defaults to 1 .. the number of processors)
+// and STENCIL_BENCH_ROUNDS (default 1), shared by stencil-bench and
+// stencil-bench-timeloop. With R > 1 rounds a binary registers each of its
+// benchmarks R times, named `<name>/round:<r>`, round after round, each
+// round in its own shuffled order (roundOrder); run with
+// --benchmark_repetitions=1 and no random interleaving, every round times
+// each benchmark once, close in time to the others, and bench/rounds.py
+// takes ratios within a round.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,7 +16,9 @@
 
 #include "BenchSupport.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,6 +39,30 @@ inline std::vector<int> threadList() {
     for (int t = 1; t <= bench_num_procs(); ++t)
       threads.push_back(t);
   return threads;
+}
+
+/// STENCIL_BENCH_ROUNDS, at least 1.
+inline int roundCount() {
+  const char *env = std::getenv("STENCIL_BENCH_ROUNDS");
+  return std::max(env ? std::atoi(env) : 1, 1);
+}
+
+/// The name of round `round` of benchmark `name`: `name` alone when there
+/// is one round.
+inline std::string roundName(const std::string &name, int round,
+                             int rounds) {
+  return rounds > 1 ? name + "/round:" + std::to_string(round) : name;
+}
+
+/// Shuffles `items` for round `round` (seeded by it), so that no
+/// benchmark always runs right after the same one; one round keeps the
+/// order.
+template <typename T>
+void roundOrder(std::vector<T> &items, int round, int rounds) {
+  if (rounds < 2)
+    return;
+  std::mt19937 rng(static_cast<unsigned>(round));
+  std::shuffle(items.begin(), items.end(), rng);
 }
 
 } // namespace stencil::bench

@@ -51,11 +51,12 @@
 //   <k>/step_adjoint      snapshot, no copy), the ratio of a step
 //
 // Counters: forward_steps (the primal steps the schedule recomputed),
-// slots, slot_bytes. Ratios are taken from one run with random interleaving
-// (bench/timeloop_ratios.py). Nothing is checked here: fwi-example.test and
+// slots, slot_bytes. Ratios are taken within the rounds of one run
+// (STENCIL_BENCH_ROUNDS, BenchThreads.h; bench/timeloop_ratios.py). Nothing is checked here: fwi-example.test and
 // time-loops.test check the gradients.
 //
-// Environment: STENCIL_BENCH_THREADS ("1,2"), STENCIL_TIMELOOP_CASES
+// Environment: STENCIL_BENCH_THREADS ("1,2"), STENCIL_BENCH_ROUNDS (5),
+// STENCIL_TIMELOOP_CASES
 // ("n:T:S,..."; default "128:16:4,256:4:2,48:1000:20": store-all at
 // n = 256 holds T states of 400 MB).
 //
@@ -93,6 +94,9 @@
 #include <string>
 #include <vector>
 
+using stencil::bench::roundCount;
+using stencil::bench::roundName;
+using stencil::bench::roundOrder;
 using stencil::bench::threadList;
 
 namespace {
@@ -237,16 +241,19 @@ const std::pair<const char *, Problem::Build> kBuilds[] = {
     {"cutalloc", Problem::Build::CutAlloc},
     {"noring", Problem::Build::NoRing}};
 
-/// Registers `name` for (c, threads), running `body` on a problem of the
-/// case's size (`steps` overrides its T).
-void add(const std::string &kernel, const std::string &name, Case c,
-         int threads, int64_t steps,
+/// A benchmark of a case: its name and its function.
+using Pending = std::pair<std::string, std::function<void(benchmark::State &)>>;
+
+/// Adds `name` for (c, threads) to `out`, running `body` on a problem of
+/// the case's size (`steps` overrides its T).
+void add(std::vector<Pending> &out, const std::string &kernel,
+         const std::string &name, Case c, int threads, int64_t steps,
          std::function<void(benchmark::State &, Problem &, Case)> body) {
   std::string full = kernel + "/" + name + "/n:" + std::to_string(c.n) +
                      "/T:" + std::to_string(c.steps) +
                      "/omp:" + std::to_string(threads);
-  benchmark::RegisterBenchmark(
-      full.c_str(),
+  out.emplace_back(
+      full,
       [=](benchmark::State &state) {
         bench_set_threads(threads);
         Problem p(c.n, steps);
@@ -283,9 +290,7 @@ void add(const std::string &kernel, const std::string &name, Case c,
         state.counters["slots"] = double(stats.slots);
         state.counters["slot_bytes"] = double(stats.slot_bytes);
         state.counters["omp_threads"] = threads;
-      })
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
+      });
 }
 
 /// The copies of the state store-all makes, into a buffer touched before
@@ -299,41 +304,60 @@ void copies(benchmark::State &, Problem &p, Case) {
   benchmark::DoNotOptimize(p.slots);
 }
 
+/// Every benchmark of case `c`, for both kernels and every thread count.
+std::vector<Pending> caseBenchmarks(Case c) {
+  std::vector<Pending> out;
+  for (std::string k : {"wave3d", "fwi"})
+    for (int threads : threadList()) {
+      add(out, k, "primal", c, threads, c.steps,
+          [](benchmark::State &, Problem &p, Case) {
+            benchmark::DoNotOptimize(p.primal());
+          });
+      add(out, k, "storeall", c, threads, c.steps,
+          [](benchmark::State &, Problem &p, Case) { p.adjoint(p.steps); });
+      add(out, k, "revolve_s" + std::to_string(c.snapshots), c, threads,
+          c.steps, [](benchmark::State &, Problem &p, Case q) {
+            p.adjoint(q.snapshots);
+          });
+      for (auto [name, build] : kBuilds) {
+        if (build == Problem::Build::WholeSlots && k != "fwi")
+          continue; // wave3d keeps no snapshot.
+        add(out, k,
+            std::string("revolve_") + name + "_s" +
+                std::to_string(c.snapshots),
+            c, threads, c.steps,
+            [build = build](benchmark::State &, Problem &p, Case q) {
+              p.adjoint(q.snapshots, build);
+            });
+      }
+      add(out, k, "copies", c, threads, c.steps, copies);
+      add(out, k, "step_primal", c, threads, 1,
+          [](benchmark::State &, Problem &p, Case) {
+            benchmark::DoNotOptimize(p.primal());
+          });
+      add(out, k, "step_adjoint", c, threads, 1,
+          [](benchmark::State &, Problem &p, Case) { p.adjoint(1); });
+    }
+  return out;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  for (std::string k : {"wave3d", "fwi"})
-    for (Case c : caseList())
-      for (int threads : threadList()) {
-        add(k, "primal", c, threads, c.steps,
-            [](benchmark::State &, Problem &p, Case) {
-              benchmark::DoNotOptimize(p.primal());
-            });
-        add(k, "storeall", c, threads, c.steps,
-            [](benchmark::State &, Problem &p, Case) { p.adjoint(p.steps); });
-        add(k, "revolve_s" + std::to_string(c.snapshots), c, threads, c.steps,
-            [](benchmark::State &, Problem &p, Case q) {
-              p.adjoint(q.snapshots);
-            });
-        for (auto [name, build] : kBuilds) {
-          if (build == Problem::Build::WholeSlots && k != "fwi")
-            continue; // wave3d keeps no snapshot.
-          add(k, std::string("revolve_") + name + "_s" +
-                     std::to_string(c.snapshots),
-              c, threads, c.steps,
-              [build = build](benchmark::State &, Problem &p, Case q) {
-                p.adjoint(q.snapshots, build);
-              });
-        }
-        add(k, "copies", c, threads, c.steps, copies);
-        add(k, "step_primal", c, threads, 1,
-            [](benchmark::State &, Problem &p, Case) {
-              benchmark::DoNotOptimize(p.primal());
-            });
-        add(k, "step_adjoint", c, threads, 1,
-            [](benchmark::State &, Problem &p, Case) { p.adjoint(1); });
-      }
+  int rounds = roundCount();
+  // Case after case; within a case, round after round (BenchThreads.h).
+  for (Case c : caseList()) {
+    std::vector<Pending> benchmarks = caseBenchmarks(c);
+    for (int round = 0; round < rounds; ++round) {
+      roundOrder(benchmarks, round, rounds);
+      for (auto &[name, body] : benchmarks)
+        benchmark::RegisterBenchmark(roundName(name, round, rounds).c_str(),
+                                     body)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -14,34 +14,56 @@ import json
 import re
 import statistics
 
-# `<kernel>/<variant>/omp:<threads>[/round:<r>]`; `stream/triad/...` too.
-NAME_RE = re.compile(r"^(\w+)/(\w+)/omp:(\d+)(?:/round:(\d+))?")
+# `<name>[/round:<r>][/real_time]`: a benchmark's name without its round.
+ROUND_RE = re.compile(r"^(.*?)(?:/round:(\d+))?(?:/real_time)?$")
+# stencil-bench's names: `<kernel>/<variant>/omp:<threads>`.
+NAME_RE = re.compile(r"^(\w+)/(\w+)/omp:(\d+)$")
 
 SCALE_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 
 
+def group_rounds(benchmarks):
+    """{name without its round: {"rounds_ms": {round: time in ms}, and the
+    counters of its runs}} from Google Benchmark's runs (aggregates are
+    left out). A name without a round takes its repetition's index as the
+    round: a run with --benchmark_repetitions instead of rounds is read as
+    rounds, though its repetitions were not run side by side."""
+    out = {}
+    for b in benchmarks:
+        if b.get("run_type") == "aggregate":
+            continue
+        m = ROUND_RE.match(b["name"])
+        entry = out.setdefault(m.group(1), {"rounds_ms": {}})
+        round_index = m.group(2) or b.get("repetition_index", 0)
+        entry["rounds_ms"][int(round_index)] = \
+            b["real_time"] * SCALE_MS[b["time_unit"]]
+        for key, value in b.items():
+            if isinstance(value, (int, float)) and key not in (
+                    "real_time", "cpu_time", "iterations", "repetitions",
+                    "repetition_index", "threads", "family_index",
+                    "per_family_instance_index"):
+                entry[key] = value
+    return out
+
+
 def parse_benchmarks(raw_json, statistic):
     """Returns (context, {(kernel, variant, threads): measurement}) from the
-    JSON of Google Benchmark. A measurement keeps `rounds_ms` ({round: time
+    JSON of stencil-bench. A measurement keeps `rounds_ms` ({round: time
     in ms}), `min_ms`, `median_ms`, the coefficient of variation `cv` (with
     two rounds or more), `time_ms` (the chosen statistic: `min` or
     `median`), the kernel's byte counters and the GB/s of `time_ms`."""
     with open(raw_json) as f:
         raw = json.load(f)
     out = {}
-    for b in raw["benchmarks"]:
-        if b.get("run_type") == "aggregate":
-            continue
-        m = NAME_RE.match(b["name"])
+    for name, entry in group_rounds(raw["benchmarks"]).items():
+        m = NAME_RE.match(name)
         if not m:
             continue
-        key = (m.group(1), m.group(2), int(m.group(3)))
-        entry = out.setdefault(key, {"rounds_ms": {}})
-        entry["rounds_ms"][int(m.group(4) or 0)] = \
-            b["real_time"] * SCALE_MS[b["time_unit"]]
+        kept = {"rounds_ms": entry["rounds_ms"]}
         for counter in ("bytes_per_sweep", "write_allocate_bytes_per_sweep",
                         "reset_bytes_per_sweep", "points"):
-            entry[counter] = b.get(counter)
+            kept[counter] = entry.get(counter)
+        out[(m.group(1), m.group(2), int(m.group(3)))] = kept
     for entry in out.values():
         times = list(entry["rounds_ms"].values())
         entry["min_ms"] = min(times)
@@ -53,6 +75,16 @@ def parse_benchmarks(raw_json, statistic):
         if entry.get("bytes_per_sweep"):
             entry["gbps"] = entry["bytes_per_sweep"] / (entry["time_ms"] * 1e-3) / 1e9
     return raw.get("context", {}), out
+
+
+def within_rounds(entries, combine):
+    """The median over the rounds that every entry ran in of
+    combine({name: time in that round}); `entries` maps names to
+    group_rounds entries. None if there is no such round."""
+    common = set.intersection(*(set(e["rounds_ms"]) for e in entries.values()))
+    values = [combine({k: e["rounds_ms"][r] for k, e in entries.items()})
+              for r in sorted(common)]
+    return statistics.median(values) if values else None
 
 
 def round_ratios(a, b):

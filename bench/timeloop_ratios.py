@@ -2,8 +2,10 @@
 # ===- timeloop_ratios.py - Ratios of stencil-bench-timeloop's results ----=== #
 #
 # Reads the JSON of one stencil-bench-timeloop run (--benchmark_out, with
-# --benchmark_repetitions and random interleaving) and prints, per kernel,
-# size and thread count, the medians as ratios to the primal loop:
+# STENCIL_BENCH_ROUNDS=R and --benchmark_repetitions=1: every benchmark
+# once per round, BenchThreads.h) and prints, per kernel, size and thread
+# count, ratios to the primal loop, each the median over the rounds of the
+# ratio within a round (bench/rounds.py):
 #
 #   step      one step's adjoint / one primal step
 #   storeall  the store-all adjoint / the primal loop, (storeall - copies)
@@ -33,13 +35,18 @@
 #             (cut-ring-min-gain=0, the default before rings)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
-# median lines are read when the JSON is missing or cut short)
+# lines are read when the JSON is missing or cut short)
 #
 # ===----------------------------------------------------------------------=== #
 
 import json
+import os
 import re
+import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rounds  # noqa: E402
 
 
 # The builds of the Revolve adjoint compared with the default, as their
@@ -51,81 +58,84 @@ BUILDS = [("three", "three loops"), ("stored", "stored hand-overs"),
 
 
 def load(path):
-    """The median entries of a JSON result or of console output."""
+    """Google Benchmark's runs, from its JSON or from its console output."""
     with open(path) as f:
         text = f.read()
     try:
-        return [b for b in json.loads(text)["benchmarks"]
-                if b.get("aggregate_name") == "median"]
+        return json.loads(text)["benchmarks"]
     except (ValueError, KeyError):
         pass
-    units = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    entries = []
+    runs = []
     for line in text.splitlines():
-        m = re.match(r"(\S+)/real_time_median\s+([0-9.]+) (\w+)\s.*", line)
+        m = re.match(r"(\S+)/real_time\s+([0-9.]+) (\w+)\s.*", line)
         if not m:
             continue
-        entry = {"aggregate_name": "median", "run_name": m.group(1),
-                 "real_time": float(m.group(2)) * units[m.group(3)]}
+        run = {"name": m.group(1), "real_time": float(m.group(2)),
+               "time_unit": m.group(3)}
         for key, value in re.findall(r"(\w+)=([0-9.]+)", line):
-            entry[key] = float(value)
-        entries.append(entry)
-    return entries
+            run[key] = float(value)
+        runs.append(run)
+    return runs
+
+
+def ratio(t, num, den, minus=()):
+    """(num - sum of minus) / den within each round, the median."""
+    names = [num, den] + list(minus)
+    return rounds.within_rounds(
+        {k: t[k] for k in names},
+        lambda v: (v[num] - sum(v[k] for k in minus)) / v[den])
 
 
 def main():
-    times, counters = {}, {}
-    for b in load(sys.argv[1]):
-        if b.get("aggregate_name") != "median":
-            continue
-        m = re.match(r"(\w+)/(\w+)/n:(\d+)/T:(\d+)/omp:(\d+)", b["run_name"])
+    groups = {}
+    for name, entry in rounds.group_rounds(load(sys.argv[1])).items():
+        m = re.match(r"(\w+)/(\w+)/n:(\d+)/T:(\d+)/omp:(\d+)$", name)
         if not m:
             continue
         kernel, variant, n, steps, threads = m.groups()
         key = (kernel, int(n), int(steps), int(threads))
-        times.setdefault(key, {})[variant] = b["real_time"]
-        counters.setdefault(key, {})[variant] = b
-    for key in sorted(times):
+        groups.setdefault(key, {})[variant] = entry
+    for key in sorted(groups):
         kernel, n, steps, threads = key
-        t = times[key]
+        t = groups[key]
         if "primal" not in t:
             continue
         primal = t["primal"]
         line = "%-7s n=%-4d T=%-5d omp=%d  primal %.1f ms" % (
-            kernel, n, steps, threads, primal)
+            kernel, n, steps, threads,
+            statistics.median(primal["rounds_ms"].values()))
         if "step_primal" in t and "step_adjoint" in t:
-            line += "  step %.2fx" % (t["step_adjoint"] / t["step_primal"])
+            line += "  step %.2fx" % ratio(t, "step_adjoint", "step_primal")
         if "storeall" in t:
-            line += "  storeall %.2fx" % (t["storeall"] / primal)
+            line += "  storeall %.2fx" % ratio(t, "storeall", "primal")
             if "copies" in t:
                 # The reverse sweep alone: store-all runs the forward steps
                 # once (none when the adjoint reads no state) and copies.
-                c = counters[key]["storeall"]
-                forward = primal * c.get("forward_steps", 0) / steps
+                share = t["storeall"].get("forward_steps", 0) / steps
                 line += " (without copies %.2fx, reverse sweep %.2fx)" % (
-                    (t["storeall"] - t["copies"]) / primal,
-                    (t["storeall"] - t["copies"] - forward) / primal)
-        for variant, time in sorted(t.items()):
-            if variant.startswith("revolve_s"):
-                c = counters[key][variant]
-                factor = c.get("forward_steps", 0) / steps
-                line += "  %s %.2fx (recompute factor %.2f, target %.2f)" % (
-                    variant, time / primal, factor, factor + 1.4)
-                for build, label in BUILDS:
-                    other = variant.replace("revolve_s", "revolve_%s_s" % build)
-                    if other in t:
-                        line += " (%s: time %.2fx)" % (label, t[other] / time)
-                cut = variant.replace("revolve_s", "revolve_cut_s")
-                cutalloc = variant.replace("revolve_s", "revolve_cutalloc_s")
-                if cut in t and cutalloc in t:
-                    line += " (temporaries per step / once: time %.2fx)" % (
-                        t[cutalloc] / t[cut])
-                whole = variant.replace("revolve_s", "revolve_whole_s")
-                if whole in t:
-                    w = counters[key][whole]
-                    line += " (whole arrays: time %.2fx, slot bytes %.2fx)" % (
-                        t[whole] / time,
-                        w.get("slot_bytes", 0) / max(c.get("slot_bytes", 1), 1))
+                    ratio(t, "storeall", "primal", ["copies"]),
+                    ratio(t, "storeall", "primal", ["copies"]) - share)
+        for variant in sorted(t):
+            if not re.match(r"revolve_s\d+$", variant):
+                continue
+            c = t[variant]
+            factor = c.get("forward_steps", 0) / steps
+            line += "  %s %.2fx (recompute factor %.2f, target %.2f)" % (
+                variant, ratio(t, variant, "primal"), factor, factor + 1.4)
+            for build, label in BUILDS:
+                other = variant.replace("revolve_s", "revolve_%s_s" % build)
+                if other in t:
+                    line += " (%s: time %.2fx)" % (label, ratio(t, other, variant))
+            cut = variant.replace("revolve_s", "revolve_cut_s")
+            cutalloc = variant.replace("revolve_s", "revolve_cutalloc_s")
+            if cut in t and cutalloc in t:
+                line += " (temporaries per step / once: time %.2fx)" % (
+                    ratio(t, cutalloc, cut))
+            whole = variant.replace("revolve_s", "revolve_whole_s")
+            if whole in t:
+                line += " (whole arrays: time %.2fx, slot bytes %.2fx)" % (
+                    ratio(t, whole, variant),
+                    t[whole].get("slot_bytes", 0) / max(c.get("slot_bytes", 1), 1))
         print(line)
 
 
