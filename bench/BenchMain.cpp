@@ -101,8 +101,9 @@ void activate(const std::string &name, const std::function<void()> &setUp,
 
 /// The fastest repetition: on a shared machine, the run least disturbed by
 /// other processes. Reported next to Google Benchmark's mean, median and
-/// stddev (bench/run.py uses it by default). For rate counters it is the
-/// smallest rate, so GB/s are recomputed from the time.
+/// stddev when the binary is run with --benchmark_repetitions (by hand:
+/// bench/run.py runs rounds and computes its statistics itself). For rate
+/// counters it is the smallest rate, so GB/s are recomputed from the time.
 double minimum(const std::vector<double> &values) {
   return values.empty() ? 0.0 : *std::min_element(values.begin(), values.end());
 }

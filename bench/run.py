@@ -560,12 +560,13 @@ def main():
                         "(default: the suite's)")
     p.add_argument("--min-time", type=float, default=0.2,
                    help="--benchmark_min_time in seconds (default: 0.2)")
-    p.add_argument("--repetitions", type=int, default=3,
+    p.add_argument("--repetitions", type=int, default=5,
                    help="rounds: each variant is timed once per round, round "
-                        "after round, in one process (default: 3)")
-    p.add_argument("--statistic", choices=["min", "median"], default="min",
-                   help="which repetition statistic the tables use (default: min, "
-                        "the run least disturbed on a shared machine)")
+                        "after round, in one process (default: 5)")
+    p.add_argument("--statistic", choices=["min", "median"], default="median",
+                   help="median (default): times are medians over the rounds and "
+                        "ratios the medians of the ratios within a round; min: "
+                        "the fastest round of each, the least disturbed")
     p.add_argument("--filter", help="--benchmark_filter regex")
     p.add_argument("--quick", action="store_true",
                    help="smoke test: small sizes, min time 0.01 s, 1 repetition, "
