@@ -77,20 +77,26 @@ def parse_benchmarks(raw_json, statistic):
     return raw.get("context", {}), out
 
 
-def within_rounds(entries, combine):
-    """The median over the rounds that every entry ran in of
-    combine({name: time in that round}); `entries` maps names to
-    group_rounds entries. None if there is no such round."""
+def per_round(entries, combine):
+    """combine({name: time in that round}) for each round that every entry
+    ran in, in round order, leaving out rounds where it gives None;
+    `entries` maps names to group_rounds entries."""
     common = set.intersection(*(set(e["rounds_ms"]) for e in entries.values()))
     values = [combine({k: e["rounds_ms"][r] for k, e in entries.items()})
               for r in sorted(common)]
+    return [v for v in values if v is not None]
+
+
+def within_rounds(entries, combine):
+    """The median of per_round(entries, combine); None if it is empty."""
+    values = per_round(entries, combine)
     return statistics.median(values) if values else None
 
 
 def round_ratios(a, b):
     """The ratios a / b within each round both ran in."""
-    ra, rb = a["rounds_ms"], b["rounds_ms"]
-    return [ra[r] / rb[r] for r in sorted(ra) if r in rb and rb[r] > 0]
+    return per_round({"a": a, "b": b},
+                     lambda v: v["a"] / v["b"] if v["b"] > 0 else None)
 
 
 def ratio(a, b):

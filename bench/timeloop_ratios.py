@@ -112,9 +112,9 @@ def main():
                 # The reverse sweep alone: store-all runs the forward steps
                 # once (none when the adjoint reads no state) and copies.
                 share = t["storeall"].get("forward_steps", 0) / steps
+                bare = ratio(t, "storeall", "primal", ["copies"])
                 line += " (without copies %.2fx, reverse sweep %.2fx)" % (
-                    ratio(t, "storeall", "primal", ["copies"]),
-                    ratio(t, "storeall", "primal", ["copies"]) - share)
+                    bare, bare - share)
         for variant in sorted(t):
             if not re.match(r"revolve_s\d+$", variant):
                 continue
