@@ -3,7 +3,8 @@
 // This file implements --stencil-annotate-noalias: after the LLVM lowering,
 // the data pointers of the array arguments of functions that
 // --stencil-prepare-abi marked `stencil.noalias` become `llvm.noalias`, and
-// their loads and stores get alias scopes.
+// their loads and stores, and those of the functions' own allocations, get
+// alias scopes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,14 +22,34 @@ namespace mlir::stencil {
 
 using namespace mlir;
 
-/// Follows `ptr` back through GEPs and through the memref descriptor
-/// (extractvalue of an insertvalue chain) to the value it was derived from:
-/// for an array access, the function argument holding the data pointer.
-/// Returns null if the chain leads elsewhere.
+/// The pointer that `aligned` rounds up, if it is the memref lowering's
+/// alignment of an allocation: `inttoptr((p + (a - 1)) - ((p + (a - 1)) urem
+/// a))` with `p = ptrtoint base`. Null otherwise.
+static Value traceAlignedAllocation(LLVM::IntToPtrOp aligned) {
+  auto sub = aligned.getArg().getDefiningOp<LLVM::SubOp>();
+  if (!sub)
+    return Value();
+  auto rem = sub.getRhs().getDefiningOp<LLVM::URemOp>();
+  auto bumped = sub.getLhs().getDefiningOp<LLVM::AddOp>();
+  if (!rem || !bumped || rem.getLhs() != sub.getLhs())
+    return Value();
+  auto address = bumped.getLhs().getDefiningOp<LLVM::PtrToIntOp>();
+  return address ? address.getArg() : Value();
+}
+
+/// Follows `ptr` back through GEPs, through the memref descriptor
+/// (extractvalue of an insertvalue chain) and through the alignment of an
+/// allocation to the value it was derived from: for an array access, the
+/// function argument holding the data pointer; for a temporary, the
+/// allocation. Returns null if the chain leads elsewhere.
 static Value traceBasePointer(Value ptr) {
   while (ptr) {
     if (auto gep = ptr.getDefiningOp<LLVM::GEPOp>()) {
       ptr = gep.getBase();
+      continue;
+    }
+    if (auto aligned = ptr.getDefiningOp<LLVM::IntToPtrOp>()) {
+      ptr = traceAlignedAllocation(aligned);
       continue;
     }
     auto extract = ptr.getDefiningOp<LLVM::ExtractValueOp>();
@@ -91,11 +112,38 @@ findArrayArguments(LLVM::LLVMFuncOp func) {
   return arrays;
 }
 
+/// The memory `func` allocates itself: `llvm.alloca` and calls of the C
+/// library's allocators (the memref lowering's `malloc`, `aligned_alloc`).
+/// Each result is an object that no argument and no other live allocation
+/// overlaps.
+static SmallVector<Value> findAllocations(LLVM::LLVMFuncOp func) {
+  SmallVector<Value> allocations;
+  func.walk([&](Operation *op) {
+    if (auto alloca = dyn_cast<LLVM::AllocaOp>(op)) {
+      allocations.push_back(alloca.getResult());
+      return;
+    }
+    auto call = dyn_cast<LLVM::CallOp>(op);
+    std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
+    if (callee && (*callee == "malloc" || *callee == "aligned_alloc") &&
+        call.getNumResults() == 1)
+      allocations.push_back(call.getResult());
+  });
+  return allocations;
+}
+
 /// Gives every load and store of `func` that provably accesses one of
-/// `arrays` the alias scope of that array, and marks it as not aliasing the
-/// other arrays. Unlike `noalias` on arguments, this metadata stays on the
+/// `arrays`, or memory `func` allocates, the alias scope of that array or
+/// allocation, and marks it as not aliasing the other arrays and
+/// allocations. Unlike `noalias` on arguments, this metadata stays on the
 /// accesses when the OpenMP translation outlines a parallel region into a
-/// function that receives the pointers through a struct.
+/// function that receives the pointers through a struct. The allocations
+/// matter there as much as the arrays: LLVM cannot tell by itself that a
+/// temporary (the ring planes of --stencil-ring-cut, allocated inside the
+/// parallel loop) is not an argument's memory, since the lowering aligns
+/// its pointer through integers, so each loop that reads a temporary and
+/// writes an array was vectorized behind run-time overlap checks, whose
+/// cost kept rows shorter than 40-48 points scalar.
 static void
 annotateAliasScopes(LLVM::LLVMFuncOp func,
                     ArrayRef<SmallVector<BlockArgument, 2>> arrays) {
@@ -109,6 +157,11 @@ annotateAliasScopes(LLVM::LLVMFuncOp func,
       arrayOf[pointer] = index;
     scopes.push_back(LLVM::AliasScopeAttr::get(
         domain, StringAttr::get(ctx, "array " + std::to_string(index))));
+  }
+  for (auto [index, allocation] : llvm::enumerate(findAllocations(func))) {
+    arrayOf[allocation] = scopes.size();
+    scopes.push_back(LLVM::AliasScopeAttr::get(
+        domain, StringAttr::get(ctx, "allocation " + std::to_string(index))));
   }
   if (scopes.size() < 2)
     return;
