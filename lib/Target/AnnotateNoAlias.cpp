@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::stencil {
@@ -22,9 +23,24 @@ namespace mlir::stencil {
 
 using namespace mlir;
 
+/// The value of `v` if it is an integer constant, or the difference of two
+/// (the lowering computes the alignment's pad as `a - 1`, unfolded).
+static std::optional<APInt> constantOf(Value v) {
+  APInt value, lhs, rhs;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return value;
+  auto sub = v.getDefiningOp<LLVM::SubOp>();
+  if (sub && matchPattern(sub.getLhs(), m_ConstantInt(&lhs)) &&
+      matchPattern(sub.getRhs(), m_ConstantInt(&rhs)))
+    return lhs - rhs;
+  return std::nullopt;
+}
+
 /// The pointer that `aligned` rounds up, if it is the memref lowering's
-/// alignment of an allocation: `inttoptr((p + (a - 1)) - ((p + (a - 1)) urem
-/// a))` with `p = ptrtoint base`. Null otherwise.
+/// alignment of an allocation: `inttoptr((p + c) - ((p + c) urem a))` with
+/// `p = ptrtoint base` and constants `0 <= c < a`, which lies in `[p, p +
+/// c]`, inside the allocation (the lowering allocates `a` bytes more).
+/// Null otherwise.
 static Value traceAlignedAllocation(LLVM::IntToPtrOp aligned) {
   auto sub = aligned.getArg().getDefiningOp<LLVM::SubOp>();
   if (!sub)
@@ -32,6 +48,10 @@ static Value traceAlignedAllocation(LLVM::IntToPtrOp aligned) {
   auto rem = sub.getRhs().getDefiningOp<LLVM::URemOp>();
   auto bumped = sub.getLhs().getDefiningOp<LLVM::AddOp>();
   if (!rem || !bumped || rem.getLhs() != sub.getLhs())
+    return Value();
+  std::optional<APInt> pad = constantOf(bumped.getRhs());
+  std::optional<APInt> alignment = constantOf(rem.getRhs());
+  if (!pad || !alignment || pad->isNegative() || !pad->ult(*alignment))
     return Value();
   auto address = bumped.getLhs().getDefiningOp<LLVM::PtrToIntOp>();
   return address ? address.getArg() : Value();

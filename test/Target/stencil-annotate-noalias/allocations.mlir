@@ -24,8 +24,10 @@ llvm.func @other(i64) -> !llvm.ptr
 // The array, read back from both.
 // CHECK: llvm.load %{{.*}} {alias_scopes = [#[[$M]]], noalias_scopes = [#[[$A0]], #[[$S]]]}
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#[[$A0]]], noalias_scopes = [#[[$M]], #[[$S]]]}
-// Not the aligning pattern (no urem of the same value), another callee:
-// no scopes.
+// Not the aligning pattern (no urem of the same value; a pad as large as
+// the alignment, which may leave the allocation), another callee: no
+// scopes.
+// CHECK: llvm.store %{{[^{]*}} : f64, !llvm.ptr
 // CHECK: llvm.store %{{[^{]*}} : f64, !llvm.ptr
 // CHECK: llvm.store %{{[^{]*}} : f64, !llvm.ptr
 // CHECK: llvm.return
@@ -38,7 +40,9 @@ llvm.func @temporaries(%a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %n: i64,
   %c64 = llvm.mlir.constant(64 : i64) : i64
   %raw = llvm.call @malloc(%n) : (i64) -> !llvm.ptr
   %int = llvm.ptrtoint %raw : !llvm.ptr to i64
-  %bumped = llvm.add %int, %c63 : i64
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  %pad = llvm.sub %c64, %c1 : i64
+  %bumped = llvm.add %int, %pad : i64
   %rem = llvm.urem %bumped, %c64 : i64
   %down = llvm.sub %bumped, %rem : i64
   %ring = llvm.inttoptr %down : i64 to !llvm.ptr
@@ -57,6 +61,11 @@ llvm.func @temporaries(%a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %n: i64,
   %odd = llvm.sub %bumped, %c63 : i64
   %oddp = llvm.inttoptr %odd : i64 to !llvm.ptr
   llvm.store %v, %oddp : f64, !llvm.ptr
+  %wide = llvm.add %int, %c64 : i64
+  %wrem = llvm.urem %wide, %c64 : i64
+  %wdown = llvm.sub %wide, %wrem : i64
+  %widep = llvm.inttoptr %wdown : i64 to !llvm.ptr
+  llvm.store %v, %widep : f64, !llvm.ptr
   %q = llvm.call @other(%n) : (i64) -> !llvm.ptr
   llvm.store %v, %q : f64, !llvm.ptr
   llvm.return
