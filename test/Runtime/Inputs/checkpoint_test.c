@@ -20,6 +20,8 @@
  *     computed here by brute force (the reference, independent of the
  *     closed form and of the schedule);
  *   - store-all (S >= T) costs T - 1, S = 1 costs T (T - 1) / 2;
+ *   - every schedule copies T - 1 states: its stores and restores add up
+ *     to T - 1 (docs/TimeLoops.md, section 4, counts on it);
  *   - bad arguments give NULL;
  *   - the interface of generated code (stencil_ckpt_start, _step_action,
  *     the accessors, _finish, _last_stats) replays the same actions, uses
@@ -84,7 +86,7 @@ static long long simulate(long long steps, long long slots) {
   }
   long long *slot = malloc((size_t)(slots + 1) * sizeof(long long));
   long long used = 0, position = 0, next = steps - 1, forward = 0;
-  long long result = -1, restores = 0, reversedFromSlots = 0;
+  long long result = -1, stores = 0, restores = 0, reversedFromSlots = 0;
   int restored = 0; /* The last action was a RESTORE. */
   const char *error = NULL;
   for (long long n = 0;; ++n) {
@@ -109,6 +111,7 @@ static long long simulate(long long steps, long long slots) {
       else {
         slot[a.slot] = position;
         used = a.slot + 1;
+        ++stores;
       }
       break;
     case STENCIL_CKPT_RESTORE:
@@ -159,6 +162,8 @@ static long long simulate(long long steps, long long slots) {
   if (!error && slots >= steps && steps > 0 &&
       (restores != 0 || reversedFromSlots != steps - 1))
     error = "store-all restores, or reverses from the working state";
+  if (!error && steps > 0 && stores + restores != steps - 1)
+    error = "stores and restores do not add up to T - 1";
   if (error)
     check(0, error, steps, slots);
   free(slot);
