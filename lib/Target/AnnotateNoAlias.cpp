@@ -157,13 +157,8 @@ static SmallVector<Value> findAllocations(LLVM::LLVMFuncOp func) {
 /// allocation, and marks it as not aliasing the other arrays and
 /// allocations. Unlike `noalias` on arguments, this metadata stays on the
 /// accesses when the OpenMP translation outlines a parallel region into a
-/// function that receives the pointers through a struct. The allocations
-/// matter there as much as the arrays: LLVM cannot tell by itself that a
-/// temporary (the ring planes of --stencil-ring-cut, allocated inside the
-/// parallel loop) is not an argument's memory, since the lowering aligns
-/// its pointer through integers, so each loop that reads a temporary and
-/// writes an array was vectorized behind run-time overlap checks, whose
-/// cost kept rows shorter than 40-48 points scalar.
+/// function that receives the pointers through a struct. Why the
+/// allocations need scopes too: Passes.td.
 static void
 annotateAliasScopes(LLVM::LLVMFuncOp func,
                     ArrayRef<SmallVector<BlockArgument, 2>> arrays) {

@@ -161,7 +161,8 @@ def StencilAnnotateNoAliasPass
     and wrote an array kept its run-time overlap checks, whose cost made
     the vectorized loop start only from 40-48 points per row: FWI's
     single-step adjoint at n = 48 (rows of 44) ran scalar and took 1.7x its
-    present time (docs/Performance.md).
+    present time (docs/TimeLoops.md, section 7, "Alias scopes for the
+    rings").
 
     #### Input invariant
     - LLVM dialect from the default memref calling convention.
