@@ -246,11 +246,21 @@ Value ad::callIndex(OpBuilder &builder, Location loc, func::FuncOp callee,
                                     call.getResult(0));
 }
 
+Value TimeLoopDifferentiator::boundAsIndex(Value bound) {
+  Value value = top.primal.lookupOrDefault(bound);
+  if (value.getType().isIndex())
+    return value;
+  // An integer induction variable: its bounds are signed (the plan refuses
+  // unsigned comparisons), and index is at least as wide.
+  return arith::IndexCastOp::create(builder, loop.getLoc(),
+                                    builder.getIndexType(), value);
+}
+
 Value TimeLoopDifferentiator::emitTripCount() {
   Location loc = loop.getLoc();
-  Value lb = top.primal.lookupOrDefault(loop.getLowerBound());
-  Value ub = top.primal.lookupOrDefault(loop.getUpperBound());
-  Value st = top.primal.lookupOrDefault(loop.getStep());
+  Value lb = boundAsIndex(loop.getLowerBound());
+  Value ub = boundAsIndex(loop.getUpperBound());
+  Value st = boundAsIndex(loop.getStep());
   Value span = arith::SubIOp::create(builder, loc, ub, lb);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -266,10 +276,16 @@ Value TimeLoopDifferentiator::emitTripCount() {
 
 Value TimeLoopDifferentiator::stepTime(Value index) {
   Location loc = loop.getLoc();
-  Value lb = top.primal.lookupOrDefault(loop.getLowerBound());
-  Value st = top.primal.lookupOrDefault(loop.getStep());
+  Value lb = boundAsIndex(loop.getLowerBound());
+  Value st = boundAsIndex(loop.getStep());
   Value offset = arith::MulIOp::create(builder, loc, index, st);
-  return arith::AddIOp::create(builder, loc, lb, offset);
+  Value time = arith::AddIOp::create(builder, loc, lb, offset);
+  // The value the induction variable had: below the upper bound, so it
+  // fits its type.
+  Type type = loop.getInductionVar().getType();
+  if (type.isIndex())
+    return time;
+  return arith::IndexCastOp::create(builder, loc, type, time);
 }
 
 /// The arrays that make up the state, in snapshot order: the rotated arrays

@@ -44,6 +44,8 @@ private:
   LogicalResult emitDriver();
   scf::WhileOp emitActionLoop(ValueRange initial, ValueRange shadows);
   void emitDispatch(Value kind, ValueRange carried);
+  /// A bound of the loop (lower, upper, step) in the driver, as an index.
+  Value boundAsIndex(Value bound);
   Value emitTripCount();
   SmallVector<Value> initialBinding();
   SmallVector<BlockArgument> stateArguments(func::FuncOp func);
@@ -59,6 +61,7 @@ private:
   SmallVector<Value> emitAdvance(ValueRange binding);
   SmallVector<Value> emitReversedState(Value slot, ValueRange binding);
   void emitReverse(ValueRange binding, ValueRange shadows);
+  /// The induction variable's value at step `index`, in its type.
   Value stepTime(Value index);
   /// The step function's operands for step `index` (counted from 0).
   SmallVector<Value> stepOperands(ValueRange binding, Value index,

@@ -55,6 +55,64 @@ func.func @wave1d(%u0: memref<?xf64> {stencil.active},
   return %res#3 : f64
 }
 
+// @wave1d with an i32 induction variable that runs from 1 by 2 (steps
+// 1, 3, ..., 2 steps - 1): the reversal counts steps in index and gives
+// the step function the variable's own values, which index the source and
+// the data.
+func.func @wave1d_i32(%u0: memref<?xf64> {stencil.active},
+                      %u1: memref<?xf64> {stencil.active},
+                      %u2: memref<?xf64> {stencil.active},
+                      %c: memref<?xf64> {stencil.active},
+                      %w: memref<?xf64>, %d: memref<?xf64>, %n: index,
+                      %s: index, %r: index, %steps: index) -> f64 {
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %two = arith.constant 2 : i32
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %steps32 = arith.index_cast %steps : index to i32
+  %twice = arith.muli %steps32, %two : i32
+  %res:4 = scf.for %t = %one to %twice step %two
+      iter_args(%prev = %u0, %cur = %u1, %next = %u2, %J = %zero)
+      -> (memref<?xf64>, memref<?xf64>, memref<?xf64>, f64) : i32 {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %f2 = arith.constant 2.0 : f64
+      %um = stencil.gather %cur[-1] : memref<?xf64>
+      %u = stencil.gather %cur[0] : memref<?xf64>
+      %up = stencil.gather %cur[1] : memref<?xf64>
+      %p = stencil.gather %prev[0] : memref<?xf64>
+      %cc = stencil.gather %c[0] : memref<?xf64>
+      %u2x = arith.mulf %f2, %u : f64
+      %l1 = arith.addf %um, %up : f64
+      %lap = arith.subf %l1, %u2x : f64
+      %cl = arith.mulf %cc, %lap : f64
+      %a = arith.subf %u2x, %p : f64
+      %v = arith.addf %a, %cl : f64
+      stencil.store %v to %next : memref<?xf64>
+    }
+    %ti = arith.index_cast %t : i32 to index
+    %wt = memref.load %w[%ti] : memref<?xf64>
+    %s1 = arith.addi %s, %c1 : index
+    stencil.domain (%i) = (%s) to (%s1) {
+      stencil.accumulate %wt to %next[0] : memref<?xf64>
+    }
+    %dt = memref.load %d[%ti] : memref<?xf64>
+    %r1 = arith.addi %r, %c1 : index
+    %term = stencil.domain (%i) = (%r) to (%r1) -> f64 {
+      %half = arith.constant 0.5 : f64
+      %un = stencil.gather %next[0] : memref<?xf64>
+      %e = arith.subf %un, %dt : f64
+      %e2 = arith.mulf %e, %e : f64
+      %h = arith.mulf %half, %e2 : f64
+      stencil.yield %h : f64
+    }
+    %J1 = arith.addf %J, %term : f64
+    scf.yield %cur, %next, %prev, %J1
+        : memref<?xf64>, memref<?xf64>, memref<?xf64>, f64
+  }
+  return %res#3 : f64
+}
+
 // 2-D explicit diffusion through a temporary and a copy back (no
 // rotation): tmp = u + k lap(u) on the interior, then u = tmp there.
 // Linear in u (k passive): the dot-product test applies.
