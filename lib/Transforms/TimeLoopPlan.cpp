@@ -282,6 +282,41 @@ static LogicalResult planIterArgs(TimeLoopPlan &plan,
   return success();
 }
 
+/// Whether `op` writes the contents of `array`.
+static bool writesArray(Operation *op, Value array) {
+  if (auto access = dyn_cast<AccessOpInterface>(op))
+    return access.isWrite() && access.getAccessedArray() == array;
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return store.getMemRef() == array;
+  return false;
+}
+
+/// Reports the first op of `loop` that uses `arg`, the first value of a
+/// rotated iter_arg, directly (one that writes it if any does): in the
+/// steps where the iter_arg is bound to another array, it would use that
+/// array's former contents, or clobber them.
+static LogicalResult reportDirectUse(scf::ForOp loop, BlockArgument arg) {
+  Operation *reader = nullptr, *writer = nullptr;
+  loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!llvm::is_contained(op->getOperands(), arg))
+      return;
+    if (!writer && writesArray(op, arg))
+      writer = op;
+    else if (!reader)
+      reader = op;
+  });
+  Operation *user = writer ? writer : reader;
+  InFlightDiagnostic diag = user->emitOpError()
+                            << (writer ? "writes" : "reads") << " argument #"
+                            << arg.getArgNumber()
+                            << " directly in a time loop that rotates it as "
+                               "an iter_arg; "
+                            << (writer ? "store into" : "read")
+                            << " the iter_arg instead";
+  diag.attachNote(loop.getLoc()) << "the time loop that rotates it";
+  return diag;
+}
+
 /// Collects what the body reads from above and checks it.
 static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
                                   function_ref<bool(BlockArgument)> isActive) {
@@ -316,10 +351,7 @@ static LogicalResult planCaptures(TimeLoopPlan &plan, func::FuncOp func,
         return loop.emitOpError("reads an array that is not an argument of "
                                 "the function; not supported yet");
       if (inits.contains(capture))
-        return loop.emitOpError()
-               << "reads argument #" << arg.getArgNumber()
-               << " both as a rotated iter_arg and directly; use the "
-                  "iter_arg";
+        return reportDirectUse(loop, arg);
       if (written.contains(capture)) {
         if (!isActive(arg))
           return loop.emitOpError()
@@ -491,6 +523,10 @@ ad::planTimeLoop(func::FuncOp func, scf::ForOp loop,
                      function_ref<bool(BlockArgument)> isActiveArg) {
   TimeLoopPlan plan;
   plan.loop = loop;
+  if (loop.getUnsignedCmp())
+    return loop.emitOpError(
+        "compares its induction variable unsigned; not supported yet in a "
+        "function to differentiate (the reversal counts steps signed)");
   if (failed(checkOutsideOps(plan, func)) ||
       failed(planIterArgs(plan, isActiveArg)) ||
       failed(planCaptures(plan, func, isActiveArg)) ||

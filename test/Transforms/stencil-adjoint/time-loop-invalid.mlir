@@ -292,11 +292,64 @@ func.func @aliased_state(%a: memref<?xf64> {stencil.active},
                          %T: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error@+1 {{'scf.for' op reads argument #0 both as a rotated iter_arg and directly; use the iter_arg}}
+  // expected-note@+1 {{the time loop that rotates it}}
   %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
       -> (memref<?xf64>, memref<?xf64>) {
     stencil.domain (%i) = (0) to (%n) {
+      // expected-error@+1 {{'stencil.gather' op reads argument #0 directly in a time loop that rotates it as an iter_arg; read the iter_arg instead}}
       %v = stencil.gather %a[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// A store into the first value of a rotated iter_arg is reported as a
+// write, where it happens.
+func.func @smooth(%u0: memref<?xf64> {stencil.active},
+                  %u1: memref<?xf64> {stencil.active},
+                  %c: memref<?xf64> {stencil.active},
+                  %w: memref<?xf64>, %n: index, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  // expected-note@+1 {{the time loop that rotates it}}
+  %r:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%a = %u0, %b = %u1)
+      -> (memref<?xf64>, memref<?xf64>) {
+    %wt = memref.load %w[%t] : memref<?xf64>
+    stencil.domain (%i) = (1) to (%nm1) {
+      %l = stencil.gather %a[-1] : memref<?xf64>
+      %r = stencil.gather %a[1] : memref<?xf64>
+      %cl = stencil.gather %c[-1] : memref<?xf64>
+      %cr = stencil.gather %c[1] : memref<?xf64>
+      %x = arith.mulf %l, %cl : f64
+      %y = arith.mulf %r, %cr : f64
+      %s = arith.addf %x, %y : f64
+      %v = arith.addf %s, %wt : f64
+      // expected-error@+1 {{'stencil.store' op writes argument #0 directly in a time loop that rotates it as an iter_arg; store into the iter_arg instead}}
+      stencil.store %v to %u0 : memref<?xf64>
+    }
+    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// Only signed loops are reversed: the trip count is counted signed.
+func.func @unsigned_loop(%a: memref<?xf64> {stencil.active},
+                         %b: memref<?xf64> {stencil.active}, %n: index,
+                         %T: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error@+1 {{'scf.for' op compares its induction variable unsigned; not supported yet in a function to differentiate (the reversal counts steps signed)}}
+  %r:2 = scf.for unsigned %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) : i32 {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
       stencil.store %v to %y : memref<?xf64>
     }
     scf.yield %y, %x : memref<?xf64>, memref<?xf64>
