@@ -377,10 +377,17 @@ struct ConvertStencilToAffinePass
     for (DomainOp domain : domains)
       if (failed(lowerDomainToAffine(rewriter, domain, scatter, allParallel)))
         return signalPassFailure();
-    // Global indices that no distribution made local are what they say on
-    // one process; below the stencil level the mark means nothing.
+    // The marks that --stencil-distribute reads are settled: global
+    // indices that no distribution made local are what they say on one
+    // process, and the snapshot-borders flag is the constant it holds.
+    // Below the stencil level they mean nothing, and no lowered op may
+    // carry them.
     StringRef globalIndex = StencilDialect::GlobalIndexAttrHelper::getNameStr();
-    getOperation()->walk([&](Operation *op) { op->removeAttr(globalIndex); });
+    StringRef borders = StencilDialect::SnapshotBordersAttrHelper::getNameStr();
+    getOperation()->walk([&](Operation *op) {
+      op->removeAttr(globalIndex);
+      op->removeAttr(borders);
+    });
   }
 };
 } // namespace

@@ -63,7 +63,8 @@ def Stencil_Dialect : Dialect {
   //    loop, snapshots that keep only the borders of the arrays a step
   //    overwrites; --stencil-distribute keeps it where every box is marked
   //    `stencil.global_index`, else sets it to false (whole arrays) and
-  //    folds what tests it.
+  //    folds what tests it. --convert-stencil-to-affine removes it (and
+  //    `stencil.global_index`): lowered ops never carry it.
   //  - `stencil.global_index` (i64 `k`, on an op with one `index` result):
   //    set by --stencil-adjoint on the bounds of the box a step overwrites,
   //    in a reversed time loop's driver; the value is a global index of
