@@ -45,6 +45,46 @@ struct stencil_ckpt_schedule {
   int stateless; /* Nothing to keep: reverse T - 1 .. 0 on the spot. */
 };
 
+/* C(c + r, r) for c, r >= 0, built up as C(n + i, i) for i = 1 .. min(c,
+ * r), n = max(c, r), each step exact; with cap > 0, stops at the first
+ * value >= cap. Each step at least doubles the value, so a cap below 2^63
+ * is passed within 64 steps and the product stays below 2^127. */
+static wide binomial(int64_t c, int64_t r, wide cap) {
+  int64_t k = c < r ? c : r, n = c < r ? r : c;
+  wide value = 1;
+  for (int64_t i = 1; i <= k && (cap <= 0 || value < cap); ++i)
+    value = value * (n + i) / i;
+  return value;
+}
+
+/* The least r >= 1 with C(c + r, r) >= l (the repetitions of Revolve),
+ * for l >= 2 and c >= 1. */
+static int64_t repetitions(int64_t l, int64_t c) {
+  /* Few repetitions (the usual case): count them up. */
+  wide beta = 1;
+  for (int64_t r = 1; r <= 64; ++r) {
+    beta = beta * (c + r) / r;
+    if (beta >= l)
+      return r;
+  }
+  /* Many (few slots for a huge l): bracket by doubling, then bisect, so
+   * that a schedule is predicted in O(log l) even for l near 2^63. The
+   * answer is at most l - 1 (C(c + l - 1, l - 1) >= l). */
+  int64_t lo = 64, hi = 128;
+  while (hi < l - 1 && binomial(c, hi, l) < l) {
+    lo = hi;
+    hi = hi > (l - 1) / 2 ? l - 1 : 2 * hi;
+  }
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (binomial(c, mid, l) >= l)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return hi;
+}
+
 /* F(l, c): forward steps to reverse l steps with c >= 1 slots, the first
  * holding the state before the first step. */
 static wide optimalCost(int64_t l, int64_t c) {
@@ -53,12 +93,8 @@ static wide optimalCost(int64_t l, int64_t c) {
   if (c == 1)
     return (wide)l * (l - 1) / 2;
   /* beta = C(c + r, r), the most steps r repetitions cover. */
-  wide beta = 1;
-  int64_t r = 0;
-  while (beta < l) {
-    ++r;
-    beta = beta * (c + r) / r;
-  }
+  int64_t r = repetitions(l, c);
+  wide beta = binomial(c, r, 0);
   /* C(c + r, r - 1) = C(c + r, r) * r / (c + 1). */
   return (wide)r * l - beta * r / (c + 1);
 }
@@ -187,6 +223,28 @@ int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots) {
   return cost > INT64_MAX ? -1 : (int64_t)cost;
 }
 
+int64_t stencil_ckpt_recomputed_steps(int64_t steps, int64_t slots) {
+  if (steps < 0 || slots < 1)
+    return -1;
+  /* One sweep runs every step but the last. */
+  wide extra = optimalCost(steps, slots) - (steps > 0 ? steps - 1 : 0);
+  return extra > INT64_MAX ? -1 : (int64_t)extra;
+}
+
+int64_t stencil_ckpt_max_recomputed_steps(void) {
+  const char *text = getenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV);
+  if (!text || !*text)
+    return STENCIL_CKPT_MAX_RECOMPUTED_STEPS;
+  /* Decimal digits only, at most INT64_MAX. */
+  int64_t value = 0;
+  for (const char *c = text; *c; ++c) {
+    if (*c < '0' || *c > '9' || value > (INT64_MAX - (*c - '0')) / 10)
+      return -1;
+    value = value * 10 + (*c - '0');
+  }
+  return value;
+}
+
 /* The interface of generated code. */
 
 static stencil_ckpt_stats lastStats;
@@ -231,7 +289,7 @@ void _mlir_ciface_stencil_ckpt_workspace(stencil_ckpt_bytes *result,
 }
 
 /* Why the calling thread's last stencil_ckpt_start refused, or "". */
-static _Thread_local char lastError[256];
+static _Thread_local char lastError[512];
 
 /* Records and prints why a schedule cannot run. */
 static void refuse(const char *format, ...) {
@@ -243,6 +301,34 @@ static void refuse(const char *format, ...) {
 }
 
 const char *stencil_ckpt_last_error(void) { return lastError; }
+
+/* Refuses (and returns 1) if the schedule of `steps` steps with `slots`
+ * slots would recompute more steps than the limit allows, or if the limit
+ * is not a number; predicted before anything runs. */
+static int refuseRecomputation(int64_t steps, int64_t slots) {
+  int64_t limit = stencil_ckpt_max_recomputed_steps();
+  if (limit < 0) {
+    refuse("stencil: %s must be a decimal integer from 0 to %" PRId64
+           " (got \"%.64s\"); nothing was computed",
+           STENCIL_CKPT_MAX_RECOMPUTED_ENV, INT64_MAX,
+           getenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV));
+    return 1;
+  }
+  int64_t extra = stencil_ckpt_recomputed_steps(steps, slots);
+  if (extra >= 0 && extra <= limit)
+    return 0;
+  char count[32];
+  if (extra < 0)
+    snprintf(count, sizeof(count), "more than %" PRId64, INT64_MAX);
+  else
+    snprintf(count, sizeof(count), "%" PRId64, extra);
+  refuse("stencil: the adjoint of a time loop of %" PRId64 " steps with %"
+         PRId64 " snapshots would recompute %s primal steps, more than the "
+         "limit of %" PRId64 "; give it more snapshots, or set %s to a "
+         "higher limit; nothing was computed",
+         steps, slots, count, limit, STENCIL_CKPT_MAX_RECOMPUTED_ENV);
+  return 1;
+}
 
 stencil_ckpt_schedule *stencil_ckpt_start(int64_t steps, int64_t snapshots,
                                           int64_t bytesPerSlot) {
@@ -270,6 +356,8 @@ stencil_ckpt_schedule *stencil_ckpt_start_with(int64_t steps,
   /* A state of no bytes: the adjoint reads nothing of it, so nothing is
    * kept or recomputed. */
   int stateless = bytesPerSlot == 0;
+  if (!stateless && refuseRecomputation(steps, slots))
+    return NULL;
   if (!stateless &&
       (bytesPerSlot < 0 || slots > INT64_MAX / bytesPerSlot ||
        reserve(slots * bytesPerSlot))) {

@@ -1,7 +1,7 @@
 /*===- Checkpoint.h - Binomial checkpointing schedules --------------*- C -*-===//
  *
- * The run-time schedule of a reversed time loop (issue 12): which states to
- * keep, which steps to recompute, in which order to run the adjoint steps.
+ * The run-time schedule of a reversed time loop: which states to keep,
+ * which steps to recompute, in which order to run the adjoint steps.
  * The adjoint of T steps needs the state before each step, in reverse
  * order; with S snapshot slots (the caller's memory budget, counting the
  * slot that holds the initial state) the schedule is Griewank and Walther's
@@ -84,11 +84,32 @@ void stencil_ckpt_free(stencil_ckpt_schedule *schedule);
  * ADVANCE actions): the optimum above, or -1 if it exceeds INT64_MAX. */
 int64_t stencil_ckpt_forward_steps(int64_t steps, int64_t slots);
 
+/* The steps it recomputes: its forward steps beyond the T - 1 of one sweep
+ * (0 for store-all, (T - 1) (T - 2) / 2 for S = 1), or -1 if they exceed
+ * INT64_MAX or the arguments are bad. */
+int64_t stencil_ckpt_recomputed_steps(int64_t steps, int64_t slots);
+
+/* The limit on recomputation. stencil_ckpt_start predicts a schedule's
+ * recomputed steps (above, in O(log T)) before anything runs, and refuses
+ * one that would recompute more than the limit: a snapshot count far too
+ * small for the step count (S = 1 with T = 2^32 recomputes about 2^63
+ * steps) would otherwise run for years. The limit is
+ * STENCIL_CKPT_MAX_RECOMPUTED_STEPS, 2^32 (minutes of a tiny state's steps,
+ * hours of a real one's), unless the environment variable named
+ * STENCIL_CKPT_MAX_RECOMPUTED_ENV holds another one: a non-negative decimal
+ * integer (9223372036854775807 lifts it). stencil_ckpt_max_recomputed_steps
+ * returns the limit in force, or -1 if the variable holds anything else (a
+ * schedule is then refused). A stateless loop (below) recomputes nothing. */
+#define STENCIL_CKPT_MAX_RECOMPUTED_STEPS ((int64_t)1 << 32)
+#define STENCIL_CKPT_MAX_RECOMPUTED_ENV "STENCIL_CKPT_MAX_RECOMPUTED_STEPS"
+int64_t stencil_ckpt_max_recomputed_steps(void);
+
 /* The interface that the reversed time loops of --stencil-adjoint call
  * (docs/TimeLoops.md): scalars and an opaque pointer only, so that generated
  * code needs no struct layout.
  *
- * stencil_ckpt_start checks the caller's snapshot count (>= 1), makes the
+ * stencil_ckpt_start checks the caller's snapshot count (>= 1) and the
+ * steps the schedule would recompute (at most the limit above), makes the
  * calling thread's workspace hold min(snapshots, steps) slots of
  * `bytesPerSlot` bytes, and returns a schedule for that many slots, or NULL
  * after printing why to stderr ("stencil: ..."); the adjoint then returns

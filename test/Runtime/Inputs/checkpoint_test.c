@@ -28,7 +28,14 @@
  *     min(snapshots, T) slots, counts the optimal forward steps, and
  *     refuses a snapshot count below 1;
  *   - a state of 0 bytes gets the schedule that reverses T - 1 .. 0 and
- *     keeps nothing.
+ *     keeps nothing;
+ *   - the cost of huge schedules (T up to 2^62, few slots) is predicted at
+ *     once and equals the closed form for S = 2 and 3 (C(r + 2, 3) and
+ *     C(r + 3, 4) subtracted), its r found here by counting up, or is
+ *     reported as above INT64_MAX;
+ *   - a schedule that would recompute more steps than the limit
+ *     (STENCIL_CKPT_MAX_RECOMPUTED_STEPS, or the environment variable) is
+ *     refused with a message, and a limit that is not a number too.
  * Prints one line per failure and "<n> passed, <m> failed".
  *
  *===----------------------------------------------------------------------===*/
@@ -249,6 +256,84 @@ static void checkStateless(long long steps, long long snapshots) {
         snapshots);
 }
 
+/* F(l, c) for c = 2 or 3 from its closed form, r counted up one by one. */
+static long long closedForm(long long l, int c) {
+  __int128 r = 0, beta = 1;
+  while (beta < l) {
+    ++r;
+    beta = c == 2 ? (r + 1) * (r + 2) / 2 : (r + 1) * (r + 2) * (r + 3) / 6;
+  }
+  __int128 covered = c == 2 ? (r + 2) * (r + 1) * r / 6
+                            : (r + 3) * (r + 2) * (r + 1) * r / 24;
+  return (long long)(r * l - covered);
+}
+
+/* The limit on recomputation, from the header and the environment. */
+static void checkRecomputationLimit(void) {
+  const long long huge = 1LL << 62;
+  check(stencil_ckpt_recomputed_steps(1000, 1) == 499500 - 999,
+        "recomputed steps of S = 1", 1000, 1);
+  check(stencil_ckpt_recomputed_steps(1000, 1000) == 0,
+        "store-all recomputes", 1000, 1000);
+  check(stencil_ckpt_recomputed_steps(huge, 1) == -1,
+        "overflowing recomputation not reported", huge, 1);
+  check(stencil_ckpt_forward_steps(1000000000000LL, 2) ==
+            closedForm(1000000000000LL, 2),
+        "forward steps of S = 2 differ from the closed form", 1000000000000LL,
+        2);
+  check(stencil_ckpt_forward_steps(1000000000000LL, 3) ==
+            closedForm(1000000000000LL, 3),
+        "forward steps of S = 3 differ from the closed form", 1000000000000LL,
+        3);
+  check(stencil_ckpt_forward_steps(1LL << 40, 2) == closedForm(1LL << 40, 2),
+        "forward steps of S = 2 differ from the closed form", 1LL << 40, 2);
+  check(stencil_ckpt_forward_steps(huge, 2) == -1,
+        "overflow of S = 2 at 2^62 steps not reported", huge, 2);
+  unsetenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV);
+  check(stencil_ckpt_max_recomputed_steps() ==
+            STENCIL_CKPT_MAX_RECOMPUTED_STEPS,
+        "default limit", 0, 0);
+  check(stencil_ckpt_start(huge, 1, 8) == NULL, "S = 1, T = 2^62 accepted",
+        huge, 1);
+  check(strstr(stencil_ckpt_last_error(),
+               "would recompute more than 9223372036854775807 primal "
+               "steps") != NULL,
+        "recomputation refusal not recorded", huge, 1);
+  check(stencil_ckpt_start(1LL << 40, 2, 8) == NULL,
+        "S = 2, T = 2^40 accepted", 1LL << 40, 2);
+  /* Below the default limit a schedule with S = 1 runs. */
+  stencil_ckpt_schedule *one = stencil_ckpt_start(1000, 1, 8);
+  check(one != NULL, "S = 1, T = 1000 refused", 1000, 1);
+  stencil_ckpt_finish(one);
+  /* Exactly at a limit set in the environment it runs; above, not. */
+  setenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV, "498501", 1);
+  one = stencil_ckpt_start(1000, 1, 8);
+  check(one != NULL, "S = 1 refused at the limit", 1000, 1);
+  stencil_ckpt_finish(one);
+  setenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV, "498500", 1);
+  check(stencil_ckpt_start(1000, 1, 8) == NULL, "S = 1 above the limit",
+        1000, 1);
+  /* Store-all and stateless loops recompute nothing. */
+  setenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV, "0", 1);
+  one = stencil_ckpt_start(1000, 1000, 8);
+  check(one != NULL, "store-all refused by a limit of 0", 1000, 1000);
+  stencil_ckpt_finish(one);
+  one = stencil_ckpt_start(1000, 1, 0);
+  check(one != NULL, "stateless loop refused by a limit of 0", 1000, 1);
+  stencil_ckpt_finish(one);
+  setenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV, "lots", 1);
+  check(stencil_ckpt_max_recomputed_steps() == -1 &&
+            stencil_ckpt_start(10, 2, 8) == NULL,
+        "a limit that is not a number accepted", 10, 2);
+  setenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV, "9223372036854775808", 1);
+  check(stencil_ckpt_max_recomputed_steps() == -1,
+        "a limit above INT64_MAX accepted", 0, 0);
+  setenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV, "9223372036854775807", 1);
+  check(stencil_ckpt_max_recomputed_steps() == INT64_MAX,
+        "the largest limit refused", 0, 0);
+  unsetenv(STENCIL_CKPT_MAX_RECOMPUTED_ENV);
+}
+
 int main(void) {
   computeReference();
   for (long long t = 0; t <= kMaxSteps; ++t)
@@ -307,6 +392,7 @@ int main(void) {
   check(fine != NULL && stencil_ckpt_last_error()[0] == 0,
         "refusal not cleared by a schedule that runs", 10, 5);
   stencil_ckpt_finish(fine);
+  checkRecomputationLimit();
   stencil_ckpt_action done = stencil_ckpt_next(NULL);
   check(done.kind == STENCIL_CKPT_DONE, "NULL schedule not DONE", 0, 0);
   printf("%d passed, %d failed\n", passed, failed);
