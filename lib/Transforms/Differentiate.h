@@ -75,6 +75,13 @@ FailureOr<func::FuncOp> differentiateStraightLine(func::FuncOp primal,
                                                   StringRef name,
                                                   bool resetOutputs);
 
+/// Warns, at `func`, if it has no output through which a gradient flows
+/// back: no result and no write of an argument marked stencil.active
+/// (through a time loop's iter_args too). Its adjoint would then compute 0
+/// for every gradient; the warning names the arguments it writes that are
+/// not marked (ActiveOutputs.cpp).
+void warnIfNoActiveOutput(func::FuncOp func);
+
 /// How a time loop is reversed (the options of --stencil-adjoint).
 struct TimeLoopOptions {
   /// Reset the shadows of assigned arrays once consumed.

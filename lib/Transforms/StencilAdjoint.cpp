@@ -653,14 +653,19 @@ struct StencilAdjointPass
     bool failed = false;
     for (func::FuncOp func : targets) {
       std::string name = (func.getName() + suffix).str();
+      FailureOr<func::FuncOp> adjoint;
       if (scf::ForOp loop = findTimeLoop(func))
-        failed |= mlir::failed(ad::differentiateTimeLoop(
+        adjoint = ad::differentiateTimeLoop(
             func, loop, name,
             ad::TimeLoopOptions{resetOutputAdjoints, snapshotBorders,
-                                deferHandOvers}));
+                                deferHandOvers});
       else
-        failed |= mlir::failed(ad::differentiateStraightLine(
-            func, name, resetOutputAdjoints));
+        adjoint =
+            ad::differentiateStraightLine(func, name, resetOutputAdjoints);
+      failed |= mlir::failed(adjoint);
+      // Only for what was differentiated: a refusal says enough.
+      if (mlir::succeeded(adjoint))
+        ad::warnIfNoActiveOutput(func);
     }
     if (failed)
       signalPassFailure();
