@@ -109,6 +109,35 @@ def test_narrow_integers():
               match="does not fit in 32 bits")
 
 
+# The same loop over an i32 induction variable: t + 2 wraps at 2**31.
+STEP_WRAPS_I32 = """
+func.func @wrap32(%w: memref<?xf64>, %v: memref<?xf64>, %lb: i32, %ub: i32) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : i32
+  scf.for %t = %lb to %ub step %c2 : i32 {
+    %k = arith.subi %t, %lb : i32
+    %ki = arith.index_cast %k : i32 to index
+    %k1 = arith.addi %ki, %c1 : index
+    stencil.domain (%i) = (%ki) to (%k1) {
+      %x = stencil.gather %w[0] : memref<?xf64>
+      stencil.store %x to %v : memref<?xf64>
+    }
+  }
+  return
+}
+"""
+
+
+def test_narrow_loop_step():
+    f = stencilad.compile(STEP_WRAPS_I32, adjoint=False).wrap32
+    w, v = np.ones(1), np.zeros(1)
+    f(w, v, (1 << 31) - 4, (1 << 31) - 3)
+    assert v[0] == 1
+    untouched(f, [w, np.zeros(1)], (1 << 31) - 2, (1 << 31) - 1,
+              match=r"with lb = 2147483646, ub = 2147483647, .* signed "
+                    r"32-bit range")
+
+
 def test_unchecked_calls_skip_the_model():
     """check_bounds=False opts out of every bound check, the wrap included
     (called here where it is harmless: an empty domain)."""
