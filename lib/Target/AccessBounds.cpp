@@ -261,13 +261,9 @@ void Planner::recordFit(Value value, const IndexRange &range,
                         const Conditions &when) {
   ValueFit fit{range.lo, range.hi, wrapBits(value.getType()), when};
   // A constant that fits needs no check at run time.
-  unsigned bits = fit.bits;
-  auto fits = [bits](int64_t c) {
-    return bits >= 64 || (c >= -(int64_t(1) << (bits - 1)) &&
-                          c < (int64_t(1) << (bits - 1)));
-  };
   if (range.lo.terms.empty() && range.hi.terms.empty() &&
-      fits(range.lo.constant) && fits(range.hi.constant))
+      llvm::isIntN(fit.bits, range.lo.constant) &&
+      llvm::isIntN(fit.bits, range.hi.constant))
     return;
   std::string key;
   llvm::raw_string_ostream os(key);
@@ -440,8 +436,7 @@ void Planner::walkFor(scf::ForOp loop, Conditions &when) {
       out.sameShape.push_back(sets[k]);
   }
   when.push_back({lb->lo, ub->hi});
-  recordFit(loop.getInductionVar(), IndexRange{first->lo, next->hi},
-            when);
+  recordFit(loop.getInductionVar(), IndexRange{first->lo, next->hi}, when);
   walkBlock(*loop.getBody(), when);
   when.pop_back();
 }
