@@ -62,6 +62,16 @@ llvm::json::Value IndexExpr::toJSON() const {
   return llvm::json::Object{{"constant", constant}, {"terms", std::move(list)}};
 }
 
+llvm::json::Value ValueFit::toJSON() const {
+  llvm::json::Array when;
+  for (const auto &[lb, ub] : nonEmpty)
+    when.push_back(llvm::json::Array{lb.toJSON(), ub.toJSON()});
+  return llvm::json::Object{{"lo", lo.toJSON()},
+                            {"hi", hi.toJSON()},
+                            {"bits", int64_t(bits)},
+                            {"when", std::move(when)}};
+}
+
 llvm::json::Value FunctionAccessBounds::toJSON() const {
   llvm::json::Array list;
   for (const AccessBound &b : bounds) {
@@ -78,8 +88,12 @@ llvm::json::Value FunctionAccessBounds::toJSON() const {
   llvm::json::Array groups;
   for (const auto &group : sameShape)
     groups.push_back(llvm::json::Array(group));
+  llvm::json::Array fitList;
+  for (const ValueFit &f : fits)
+    fitList.push_back(f.toJSON());
   llvm::json::Object out{{"accesses", std::move(list)},
-                         {"same_shape", std::move(groups)}};
+                         {"same_shape", std::move(groups)},
+                         {"fits", std::move(fitList)}};
   if (!unsupported.empty())
     out["unsupported"] = unsupported;
   return out;
@@ -152,6 +166,7 @@ private:
                                   Operation *user);
   void record(const View &view, ArrayRef<IndexRange> indices, bool writes,
               const Conditions &when);
+  void recordFit(Value value, const IndexRange &range, const Conditions &when);
   void walkBlock(Block &block, Conditions &when);
   void walkOp(Operation *op, Conditions &when);
   void walkFor(scf::ForOp loop, Conditions &when);
@@ -233,6 +248,28 @@ void Planner::record(const View &view, ArrayRef<IndexRange> indices, bool writes
         out.bounds.push_back(std::move(bound));
     }
   }
+}
+
+/// The bit width in which `type` (an integer or index) wraps.
+static unsigned wrapBits(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth();
+  return 64;
+}
+
+void Planner::recordFit(Value value, const IndexRange &range,
+                        const Conditions &when) {
+  ValueFit fit{range.lo, range.hi, wrapBits(value.getType()), when};
+  // A constant that fits needs no check at run time.
+  if (range.lo.terms.empty() && range.hi.terms.empty() &&
+      llvm::isIntN(fit.bits, range.lo.constant) &&
+      llvm::isIntN(fit.bits, range.hi.constant))
+    return;
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << fit.toJSON();
+  if (seen.insert(key).second)
+    out.fits.push_back(std::move(fit));
 }
 
 void Planner::access(Operation *op, Value array, ValueRange indices,
@@ -341,6 +378,17 @@ void Planner::walkFor(scf::ForOp loop, Conditions &when) {
     return;
   }
   ranges[loop.getInductionVar()] = IndexRange{lb->lo, last->hi};
+  // The lowered loop steps `iv += step` while `iv < ub`: after the last
+  // iteration the induction value is at most ub - 1 + step. The adjoint of
+  // a time loop counts its steps from ub - lb.
+  auto first = add(*lb, 1, point(*step));
+  auto next = add(*last, 1, point(*step));
+  auto span = add(*ub, -1, *lb);
+  if (!first || !next || !span) {
+    fail(loop, "an index range that overflows");
+    return;
+  }
+  recordFit(loop.getInductionVar(), *span, when);
   // Memref iter_args: each may be any array of its rotation.
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   SmallVector<unsigned> memrefArgs;
@@ -388,6 +436,7 @@ void Planner::walkFor(scf::ForOp loop, Conditions &when) {
       out.sameShape.push_back(sets[k]);
   }
   when.push_back({lb->lo, ub->hi});
+  recordFit(loop.getInductionVar(), IndexRange{first->lo, next->hi}, when);
   walkBlock(*loop.getBody(), when);
   when.pop_back();
 }
@@ -413,7 +462,16 @@ void Planner::walkDomain(DomainOp domain, Conditions &when) {
       fail(domain, "an index range that overflows");
       return;
     }
-    ranges[domain.getInductionVars()[d]] = IndexRange{lb->lo, last->hi};
+    auto span = add(*ub, -1, *lb);
+    if (!span) {
+      fail(domain, "an index range that overflows");
+      return;
+    }
+    Value iv = domain.getInductionVars()[d];
+    recordFit(iv, *lb, when);
+    recordFit(iv, *ub, when);
+    recordFit(iv, *span, when);
+    ranges[iv] = IndexRange{lb->lo, last->hi};
     when.push_back({lb->lo, ub->hi});
   }
   for (Operation &op : *domain.getBodyBlock()) {
@@ -457,8 +515,10 @@ void Planner::walkOp(Operation *op, Conditions &when) {
     auto r = ranges.find(op->getOperand(1));
     if (l != ranges.end() && r != ranges.end())
       if (auto sum = add(l->second, isa<arith::AddIOp>(op) ? 1 : -1,
-                         r->second))
+                         r->second)) {
         ranges[op->getResult(0)] = *sum;
+        recordFit(op->getResult(0), *sum, when);
+      }
     return;
   }
   if (isa<arith::MulIOp>(op)) {
@@ -466,15 +526,19 @@ void Planner::walkOp(Operation *op, Conditions &when) {
       auto c = getConstantIntValue(op->getOperand(k));
       auto other = ranges.find(op->getOperand(1 - k));
       if (c && other != ranges.end())
-        if (auto product = scale(other->second, *c))
+        if (auto product = scale(other->second, *c)) {
           ranges[op->getResult(0)] = *product;
+          recordFit(op->getResult(0), *product, when);
+        }
     }
     return;
   }
   if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
     auto it = ranges.find(cast.getIn());
-    if (it != ranges.end())
+    if (it != ranges.end()) {
       ranges[cast.getResult()] = it->second;
+      recordFit(cast.getResult(), it->second, when);
+    }
     return;
   }
   if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
@@ -526,8 +590,10 @@ FunctionAccessBounds Planner::run() {
   }
   Conditions when;
   walkBlock(func.getBody().front(), when);
-  if (!out.unsupported.empty())
+  if (!out.unsupported.empty()) {
     out.bounds.clear();
+    out.fits.clear();
+  }
   return out;
 }
 

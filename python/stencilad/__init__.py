@@ -4,15 +4,18 @@ with its race-free parallel adjoint.
     import numpy as np, stencilad
     mod = stencilad.compile("examples/wave3d.mlir")        # adjoint=True
     mod.wave3d(u, u_1, u_2, c, 0.1, n)                      # the primal
-    g = mod.wave3d.adjoint(u, u_1, u_2, c, 0.1, n, u_b=w)   # its adjoint
-    g["u_1"], g["c"]                                        # gradients
+    value, outputs, g = mod.wave3d.value_and_grad(
+        u, u_1, u_2, c, 0.1, n, u_b=w)                      # and its adjoint
+    g["u_1"], g["u_2"]                                      # gradients
 
 Every call is checked before it is made (types, ranks, shapes against
-what the function accesses, strides, overlap); see docs/Python.md.
+what the function accesses, integer arithmetic that would wrap, strides,
+overlap); see docs/Python.md.
 """
 
 from .compiler import CompileError, cache_dir, compile
-from .function import AdjointFunction, Function, Gradients, Module
+from .function import (AdjointFunction, Function, Gradients, Module,
+                       ValueAndGrad)
 from .gradcheck import GradientReport, check_gradient
 
 __all__ = [
@@ -22,6 +25,7 @@ __all__ = [
     "GradientReport",
     "Gradients",
     "Module",
+    "ValueAndGrad",
     "cache_dir",
     "check_gradient",
     "compile",

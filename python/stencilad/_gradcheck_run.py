@@ -25,19 +25,32 @@ class Problem:
         self.check_bounds = check_bounds
         self.values = f._bind(list(args), {}, f.name)
         self.index = {p["name"]: k for k, p in enumerate(f.params)}
-        shadows = [p for p in f.adjoint.params if p["role"] == "shadow"]
-        self.shadow_names = {f.params[p["of"]]["name"]: p["name"]
-                             for p in shadows}
+        adjoint = f.adjoint
+        shadows = [(p, key) for p, key in zip(adjoint.params,
+                                              adjoint.keywords)
+                   if p["role"] == "shadow"]
+        # Shadows, weights and directions in each array's own dtype; the
+        # comparisons of the least precise element type.
+        self.element = ("f32" if any(p["element"] == "f32"
+                                     for p, _ in shadows) else "f64")
+        self.shadow_names = {f.params[p["of"]]["name"]: key
+                             for p, key in shadows}
+        shadows = [p for p, _ in shadows]
         self.active_arrays = [f.params[p["of"]]["name"] for p in shadows
                               if p["rank"] > 0]
         self.active_scalars = [f.params[p["of"]]["name"] for p in shadows
                                if p["rank"] == 0]
-        self.seed_names = [p["name"] for p in f.adjoint.params
+        self.seed_names = [key for p, key in zip(adjoint.params,
+                                                 adjoint.keywords)
                            if p["role"] == "seed"]
-        self.weights = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
-                        for n in self.active_arrays}
+        self.weights = self._random(gen)
         self.seeds = [float(s) for s in gen.uniform(0.5, 1.5,
                                                     len(self.seed_names))]
+
+    def _random(self, gen):
+        """Uniform in [-1, 1] over every active array, in its dtype."""
+        return {n: gen.uniform(-1, 1, self.values[self.index[n]].shape).astype(
+            self.values[self.index[n]].dtype) for n in self.active_arrays}
 
     def _copy(self, values):
         return [v.copy() if isinstance(v, np.ndarray) else v for v in values]
@@ -46,7 +59,8 @@ class Problem:
         """J and the sum of |terms| of J after the primal on `values`."""
         run = self._copy(values)
         results = _results(self.f(*run, check_bounds=self.check_bounds))
-        terms = [(self.weights[n] * run[self.index[n]]).ravel()
+        terms = [(self.weights[n].astype(np.float64)
+                  * run[self.index[n]].astype(np.float64)).ravel()
                  for n in self.active_arrays]
         flat = np.concatenate(terms) if terms else np.zeros(0)
         scalars = [s * r for s, r in zip(self.seeds, results)]
@@ -56,7 +70,9 @@ class Problem:
     def shifted(self, v, t):
         out = self._copy(self.values)
         for n, d in v.items():
-            out[self.index[n]] = out[self.index[n]] + t * d
+            x = out[self.index[n]]
+            out[self.index[n]] = (x + t * d).astype(x.dtype) if isinstance(
+                x, np.ndarray) else x + t * d
         return out
 
     def along(self, v):
@@ -77,8 +93,7 @@ class Problem:
                                    check_bounds=self.check_bounds, **named))
 
     def random_direction(self, gen):
-        v = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
-             for n in self.active_arrays}
+        v = self._random(gen)
         v.update({n: float(gen.uniform(-1, 1)) for n in self.active_scalars})
         return v
 
@@ -86,7 +101,7 @@ class Problem:
         terms = []
         for n, d in v.items():
             if isinstance(d, np.ndarray):
-                terms.extend((grad[n] * d).ravel())
+                terms.extend((grad[n].astype(np.float64) * d).ravel())
             else:
                 terms.append(grad[n] * d)
         return terms
@@ -94,20 +109,19 @@ class Problem:
     def dot_terms(self, gen):
         """<J v, w> and <v, J^T w> term by term, for a map linear in its
         active arrays (J v: the primal applied to v)."""
-        v = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
-             for n in self.active_arrays}
-        w = {n: gen.uniform(-1, 1, self.values[self.index[n]].shape)
-             for n in self.active_arrays}
+        v = self._random(gen)
+        w = self._random(gen)
         run = self.shifted({}, 0.0)
         for n in self.active_arrays:
             run[self.index[n]] = v[n].copy()
         results = _results(self.f(*run, check_bounds=self.check_bounds))
         lhs = []
         for n in self.active_arrays:
-            lhs.extend((run[self.index[n]] * w[n]).ravel())
+            lhs.extend((run[self.index[n]].astype(np.float64)
+                        * w[n]).ravel())
         lhs.extend(s * r for s, r in zip(self.seeds, results))
         jtw = self.gradient(shadows=w)
         rhs = []
         for n in self.active_arrays:
-            rhs.extend((v[n] * jtw[n]).ravel())
+            rhs.extend((v[n].astype(np.float64) * jtw[n]).ravel())
         return lhs, rhs

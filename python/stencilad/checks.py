@@ -10,7 +10,13 @@ misreads. Each failure names the argument.
 - shapes: every index the function accesses lies inside the array (the
   "bounds" of the C interface's JSON, affine in the integer arguments), the
   arrays a time loop rotates have one shape, a shadow has its array's;
-- overlap: no two arrays share memory (numpy.shares_memory).
+- integers: every integer argument fits its C type; every value the
+  compiled code computes from them to bound a loop or index an array (the
+  JSON's "fits": each index result, loop span and next induction value)
+  fits its type, so that the compiled wrapping arithmetic equals the exact
+  arithmetic the bounds are checked in;
+- overlap: no two arrays share memory (numpy.shares_memory) unless the
+  function writes neither.
 """
 
 import numbers
@@ -23,6 +29,8 @@ from .abi import ELEMENT_DTYPES
 # overlapping (refused), which is the safe answer.
 _OVERLAP_WORK = 100000
 _INT64 = (-(1 << 63), (1 << 63) - 1)
+# The width of each integer C type of the JSON.
+_INT_BITS = {"int64_t": 64, "int32_t": 32, "int16_t": 16, "int8_t": 8}
 _TOO_HARD = getattr(getattr(np, "exceptions", np), "TooHardError")
 
 
@@ -43,10 +51,24 @@ def scalar(value, arg, where):
         raise TypeError("%s: argument '%s' must be an integer (%s), not %s"
                         % (where, arg["name"], element, type(value).__name__))
     value = int(value)
-    if not _INT64[0] <= value <= _INT64[1]:
-        raise ValueError("%s: argument '%s' = %d does not fit in 64 bits"
-                         % (where, arg["name"], value))
+    bits = _INT_BITS.get(arg.get("c_type"), 64)
+    if arg.get("c_type") == "bool":
+        if value not in (0, 1):
+            raise ValueError("%s: argument '%s' = %d is not a bool (0 or 1)"
+                             % (where, arg["name"], value))
+    elif not _fits(value, bits):
+        raise ValueError("%s: argument '%s' = %d does not fit in %d bits"
+                         % (where, arg["name"], value, bits))
     return value
+
+
+def _fits(value, bits=64):
+    return -(1 << (bits - 1)) <= value < (1 << (bits - 1))
+
+
+class Wraps(Exception):
+    """An expression of the plan whose value, or a partial sum of it,
+    leaves the signed 64-bit range: the compiled code would wrap."""
 
 
 def array(value, arg, where, written):
@@ -93,8 +115,54 @@ def array(value, arg, where, written):
 
 
 def evaluate(expr, ints):
-    """An affine expression of the JSON over the integer arguments."""
-    return expr["constant"] + sum(c * ints[a] for a, c in expr["terms"])
+    """An affine expression of the JSON over the integer arguments, in
+    64-bit arithmetic: raises Wraps when a term or a partial sum leaves the
+    signed 64-bit range (exact Python integers, each step checked)."""
+    total = expr["constant"]
+    for a, c in expr["terms"]:
+        term = c * ints[a]
+        total += term
+        if not (_fits(term) and _fits(total)):
+            raise Wraps()
+    return total
+
+
+def _used(exprs):
+    return {a for e in exprs for a, _ in e["terms"]}
+
+
+def _given(args, ints, used):
+    return ", ".join("%s = %d" % (args[a]["name"], ints[a])
+                     for a in sorted(used))
+
+
+def _happens(when, ints):
+    """Whether every [lb, ub) of `when` is non-empty."""
+    return all(evaluate(lb, ints) < evaluate(ub, ints) for lb, ub in when)
+
+
+def no_wrap(plan, args, ints, where):
+    """Every value of the plan's "fits" that the call computes, and every
+    bound and index of its accesses, fits its type: the compiled code's
+    wrapping arithmetic then equals the exact arithmetic checked here."""
+    items = [(f["when"], (f["lo"], f["hi"]), f["bits"])
+             for f in plan.get("fits", [])]
+    items += [(a["when"], (a["lo"], a["hi"]), 64) for a in plan["accesses"]]
+    for when, ends, bits in items:
+        exprs = list(ends) + [e for pair in when for e in pair]
+        try:
+            if not _happens(when, ints):
+                continue
+            values = [evaluate(e, ints) for e in ends]
+            ok = all(_fits(v, bits) for v in values)
+        except Wraps:
+            ok = False
+        if not ok:
+            raise ValueError(
+                "%s: with %s, the compiled index arithmetic would wrap (a "
+                "loop bound, loop step or index leaves the signed %d-bit "
+                "range); refused" % (where, _given(args, ints, _used(exprs)),
+                                     bits))
 
 
 def bounds(plan, args, values, where):
@@ -105,16 +173,21 @@ def bounds(plan, args, values, where):
             "%s: the accesses of this function cannot be bounded (%s), so a "
             "call cannot be checked; pass check_bounds=False to call it "
             "unchecked" % (where, plan["unsupported"]))
+    if "fits" not in plan:
+        raise NotImplementedError(
+            "%s: the library's description does not say which values must "
+            "not wrap (a compiler older than the package?); pass "
+            "check_bounds=False to call it unchecked" % where)
     ints = {k: v for k, v in enumerate(values) if isinstance(v, int)}
+    no_wrap(plan, args, ints, where)
     # The union, per array dimension, of the accesses that happen.
     spans = {}
     for access in plan["accesses"]:
-        if any(evaluate(lb, ints) >= evaluate(ub, ints)
-               for lb, ub in access["when"]):
+        if not _happens(access["when"], ints):
             continue
         key = (access["argument"], access["dim"])
         lo, hi = evaluate(access["lo"], ints), evaluate(access["hi"], ints)
-        used = {a for e in (access["lo"], access["hi"]) for a, _ in e["terms"]}
+        used = _used((access["lo"], access["hi"]))
         old = spans.get(key)
         if old:
             lo, hi = min(lo, old[0]), max(hi, old[1])
@@ -123,8 +196,7 @@ def bounds(plan, args, values, where):
     for (k, dim), (lo, hi, writes, used) in sorted(spans.items()):
         if lo >= 0 and hi < values[k].shape[dim]:
             continue
-        given = ", ".join("%s = %d" % (args[a]["name"], ints[a])
-                          for a in sorted(used))
+        given = _given(args, ints, used)
         raise ValueError(
             "%s: argument '%s' has shape %s, but the function %s its "
             "dimension %d at indices %d..%d%s"
@@ -149,10 +221,11 @@ def same_shape(shadow, primal, shadow_arg, primal_arg, where):
 
 
 def no_overlap(named_arrays, where):
-    """No two of [(name, array)] share memory."""
-    for i, (a_name, a) in enumerate(named_arrays):
-        for b_name, b in named_arrays[i + 1:]:
-            if not np.may_share_memory(a, b):
+    """No two of [(name, array, written)] share memory where either is
+    written: arrays that the call only reads may alias."""
+    for i, (a_name, a, a_written) in enumerate(named_arrays):
+        for b_name, b, b_written in named_arrays[i + 1:]:
+            if not (a_written or b_written) or not np.may_share_memory(a, b):
                 continue
             try:
                 shared = np.shares_memory(a, b, max_work=_OVERLAP_WORK)
@@ -160,10 +233,19 @@ def no_overlap(named_arrays, where):
                 shared = True
             if shared:
                 raise ValueError("%s: arguments '%s' and '%s' share memory; "
-                                 "the arrays of one call must not overlap"
+                                 "arrays of one call must not overlap where "
+                                 "the function writes either"
                                  % (where, a_name, b_name))
 
 
 def written_arguments(plan):
     """The argument numbers the function writes."""
     return {a["argument"] for a in plan.get("accesses", []) if a["writes"]}
+
+
+def maybe_written(plan, params):
+    """The argument numbers that may be written: those the plan says, or
+    every array when the plan could not bound the function."""
+    if "unsupported" in plan:
+        return {k for k, p in enumerate(params) if p["kind"] == "descriptor"}
+    return written_arguments(plan)

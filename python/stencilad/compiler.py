@@ -22,7 +22,11 @@ except ImportError:     # the source tree, not configured by CMake
     _config = None
 
 # Bump when what the package reads from the cache changes.
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
+
+# Stands for the source's name in a cached library's JSON: the compiler saw
+# a temporary copy, and one library serves every file with the same text.
+_SOURCE_TOKEN = "<stencilad-source>"
 
 
 class CompileError(RuntimeError):
@@ -117,7 +121,18 @@ def compile(source, adjoint=True, options=None, *, cache=True, march=None):
     if not (cache and os.path.exists(lib) and os.path.exists(abi)):
         _build(tool, text, name, passes, root, folder)
     with open(abi, encoding="utf-8") as f:
-        return Module(lib, json.load(f), name)
+        description = json.loads(_relocate(f.read(), _SOURCE_TOKEN, name,
+                                           quoted=True))
+    return Module(lib, description, name)
+
+
+def _relocate(text, copy, name, quoted=False):
+    """`text` (the compiler's output, or the JSON it wrote with `quoted`)
+    with the locations in the copy the compiler saw put in the caller's
+    file `name`."""
+    if quoted:
+        copy, name = (json.dumps(x, ensure_ascii=False)[1:-1] for x in (copy, name))
+    return text.replace(copy, name)
 
 
 def _build(tool, text, name, passes, root, folder):
@@ -135,7 +150,12 @@ def _build(tool, text, name, passes, root, folder):
                               stderr=subprocess.STDOUT, text=True)
         if done.returncode != 0:
             raise CompileError("stencil-compile failed on %s:\n%s" % (
-                name, done.stdout.replace(src, name).rstrip()))
+                name, _relocate(done.stdout, src, name).rstrip()))
+        abi = os.path.join(work, "abi.json")
+        with open(abi, encoding="utf-8") as f:
+            description = _relocate(f.read(), src, _SOURCE_TOKEN, quoted=True)
+        with open(abi, "w", encoding="utf-8") as f:
+            f.write(description)
         if os.path.isdir(folder):
             shutil.rmtree(folder, ignore_errors=True)
         try:

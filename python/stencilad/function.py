@@ -8,6 +8,7 @@ stencil-compile wrote from the IR (docs/ABI.md); nothing is parsed from
 names or printed IR.
 """
 
+import collections
 import contextlib
 import ctypes
 import inspect
@@ -19,6 +20,38 @@ from .abi import ELEMENT_DTYPES, SCALAR_CTYPES, Layout, results_struct
 
 # Store-all: the schedule keeps min(snapshots, T) states (docs/TimeLoops.md).
 STORE_ALL = 1 << 62
+
+# The keywords of every call (and their defaults); an IR argument named
+# like one is passed positionally or with a trailing underscore (`threads_`).
+CALL_OPTIONS = {"threads": None, "check_bounds": True}
+
+# The largest thread count OpenMP takes (a C int).
+_MAX_THREADS = (1 << 31) - 1
+
+
+def keyword_names(params):
+    """The Python keyword of each IR argument: its name (unique in the
+    JSON), or for a name that is a call option, the name with underscores
+    appended until it is neither an option nor another argument's name."""
+    taken = {p["name"] for p in params}
+    out = []
+    for p in params:
+        key = p["name"]
+        if key in CALL_OPTIONS:
+            while key in CALL_OPTIONS or key in taken:
+                key += "_"
+            taken.add(key)
+        out.append(key)
+    return out
+
+
+def check_threads(count):
+    """`count` as an OpenMP thread count: a positive C int."""
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) \
+            or not 1 <= count <= _MAX_THREADS:
+        raise ValueError("threads must be a positive int of at most %d, not "
+                         "%r" % (_MAX_THREADS, count))
+    return int(count)
 
 
 class Gradients(dict):
@@ -90,9 +123,7 @@ class Module:
         if count is None:
             yield
             return
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError("threads must be a positive int, not %r"
-                             % (count,))
+        count = check_threads(count)
         old = self._lib.omp_get_max_threads()
         self._lib.omp_set_num_threads(count)
         try:
@@ -107,18 +138,21 @@ class Function:
 
     Keyword-only options: `threads` (OpenMP threads for this call; default
     OMP_NUM_THREADS), `check_bounds` (default True: refuse a call whose
-    arrays do not cover what the function accesses)."""
+    arrays do not cover what the function accesses). An IR argument named
+    like an option is passed positionally or as `threads_` (`keywords`)."""
 
     def __init__(self, module, entry):
         self.module = module
         self.entry = entry
         self.name = entry["symbol"]
         self.params = entry["arguments"]
+        self.keywords = keyword_names(self.params)
         self.adjoint = None
         self._plan = entry.get("bounds", {"accesses": [], "same_shape": [],
                                           "unsupported": "no bounds in the "
                                           "library's description"})
         self._written = checks.written_arguments(self._plan)
+        self._maybe_written = checks.maybe_written(self._plan, self.params)
         self._bounds_ok = set()
         self._cfunc = getattr(module._lib, entry["c_symbol"])
         self._setup_cfunc()
@@ -151,12 +185,13 @@ class Function:
     def __signature__(self):
         """For help() and editors: the IR's arguments, then the options."""
         P = inspect.Parameter
-        params = [P(p["name"], P.POSITIONAL_OR_KEYWORD)
-                  for p in self.params if p["role"] == "argument"]
-        params += [P(p["name"], P.KEYWORD_ONLY, default=None)
-                   for p in self.params if p["role"] != "argument"]
-        params += [P("threads", P.KEYWORD_ONLY, default=None),
-                   P("check_bounds", P.KEYWORD_ONLY, default=True)]
+        pairs = list(zip(self.params, self.keywords))
+        params = [P(k, P.POSITIONAL_OR_KEYWORD)
+                  for p, k in pairs if p["role"] == "argument"]
+        params += [P(k, P.KEYWORD_ONLY, default=None)
+                   for p, k in pairs if p["role"] != "argument"]
+        params += [P(k, P.KEYWORD_ONLY, default=v)
+                   for k, v in CALL_OPTIONS.items()]
         return inspect.Signature(params)
 
     def __repr__(self):
@@ -169,7 +204,7 @@ class Function:
     def _by_name(self, args, kwargs, where, positional):
         """The arguments by IR name: the first `positional` may be given
         positionally, any by name, none twice."""
-        names = [p["name"] for p in self.params]
+        names = self.keywords
         if len(args) > positional:
             raise TypeError(self._too_many(where, len(args)))
         bound = dict(zip(names, args))
@@ -178,17 +213,30 @@ class Function:
                 raise TypeError("%s got an unexpected argument '%s'"
                                 % (where, key))
             if key in bound:
-                raise TypeError("%s got argument '%s' twice" % (where, key))
+                alike = ["'%s' (%s)" % (k, p["role"])
+                         for p, k in zip(self.params, names)
+                         if k != key and k.rstrip("_") == key]
+                raise TypeError("%s got argument '%s' twice%s" % (
+                    where, key, "; the IR also has %s" % ", ".join(alike)
+                    if alike else ""))
             bound[key] = value
         return bound
 
     def _in_order(self, bound, where):
-        names = [p["name"] for p in self.params]
-        missing = [n for n in names if n not in bound]
+        missing = [k for k in self.keywords if k not in bound]
         if missing:
-            raise TypeError("%s is missing argument(s): %s"
-                            % (where, ", ".join(missing)))
-        return [bound[n] for n in names]
+            escaped = ["'%s' as %s" % (p["name"], k)
+                       for p, k in zip(self.params, self.keywords)
+                       if k in missing and k != p["name"]]
+            raise TypeError(
+                "%s is missing argument(s): %s%s" % (
+                    where, ", ".join(missing),
+                    " (pass the IR argument%s %s by that name or "
+                    "positionally: %s are options of every call)" % (
+                        "s" if len(escaped) > 1 else "", ", ".join(escaped),
+                        " and ".join("`%s=`" % o for o in CALL_OPTIONS))
+                    if escaped else ""))
+        return [bound[k] for k in self.keywords]
 
     def _bind(self, args, kwargs, where):
         return self._in_order(self._by_name(args, kwargs, where,
@@ -214,7 +262,8 @@ class Function:
                 if len(self._bounds_ok) >= 64:
                     self._bounds_ok.clear()
                 self._bounds_ok.add(key)
-        checks.no_overlap([(p["name"], v) for p, v in zip(params, out)
+        checks.no_overlap([(p["name"], v, k in self._maybe_written)
+                           for k, (p, v) in enumerate(zip(params, out))
                            if isinstance(v, np.ndarray)], where)
         return out
 
@@ -264,6 +313,56 @@ class Function:
                              check_bounds, where)
         return self._invoke(self.params, values, threads)
 
+    def value_and_grad(self, *args, threads=None, check_bounds=True,
+                       **kwargs):
+        """The value and the gradients at `args` (the primal's arguments;
+        by name, the adjoint's shadows, seeds and snapshots), computed so
+        that they belong together: the primal runs on copies of the arrays
+        it writes, the adjoint from the arguments as given (on copies of
+        what it writes). The caller's arrays are never modified; shadows
+        passed are updated, as by the adjoint. Returns ValueAndGrad(value,
+        outputs, grads)."""
+        return _value_and_grad(self, args, kwargs, threads, check_bounds)
+
+
+ValueAndGrad = collections.namedtuple("ValueAndGrad", "value outputs grads")
+ValueAndGrad.__doc__ = """What `f.value_and_grad` returns: the primal's
+`value` (as a call of `f` returns it), the `outputs` (the arrays the primal
+wrote, after it, by argument name) and the adjoint's `grads`."""
+
+
+def _value_and_grad(f, args, kwargs, threads, check_bounds):
+    """Function.value_and_grad: the primal on copies of the arrays it
+    writes, the adjoint from the arguments as given, on copies of the
+    arrays it writes; the caller's arrays are never modified."""
+    adjoint = f.adjoint
+    where = f.name + ".value_and_grad"
+    if adjoint is None:
+        raise ValueError("%s: %s has no adjoint: compile with adjoint=True "
+                         "and mark an argument stencil.active"
+                         % (where, f.name))
+    bound = adjoint._by_name(args, kwargs, where, adjoint._primal_count)
+    count = len(f.params)
+    values = f._in_order({k: bound[k] for k in f.keywords if k in bound},
+                         where)
+    extras = {k: v for k, v in bound.items() if k not in f.keywords}
+    arrays = [(p["name"], v, k in f._maybe_written)
+              for k, (p, v) in enumerate(zip(f.params, values))
+              if isinstance(v, np.ndarray)]
+    checks.no_overlap(arrays, where)
+
+    def copies(written):
+        return [v.copy() if isinstance(v, np.ndarray) and k in written else v
+                for k, v in enumerate(values)]
+
+    run = copies(f._maybe_written)
+    value = f(*run, threads=threads, check_bounds=check_bounds)
+    grads = adjoint(*copies(adjoint._maybe_written), threads=threads,
+                    check_bounds=check_bounds, **extras)
+    outputs = {f.params[k]["name"]: run[k] for k in sorted(f._written)
+               if k < count and isinstance(run[k], np.ndarray)}
+    return ValueAndGrad(value, outputs, grads)
+
 
 class AdjointFunction(Function):
     """The adjoint of a function: called with the primal's arguments (as
@@ -282,15 +381,16 @@ class AdjointFunction(Function):
         self.params = entry["arguments"]
         self._primal_count = sum(1 for p in self.params
                                  if p["role"] == "argument")
-        self._shadow_params = [p for p in self.params if p["role"] == "shadow"]
         self._has_schedule = any(p["role"] == "extra" and
                                  p.get("extra") == "snapshots"
                                  for p in self.params)
-        self._written |= {k for k, p in enumerate(self.params)
-                          if p["role"] == "shadow"}
+        shadows = {k for k, p in enumerate(self.params)
+                   if p["role"] == "shadow"}
         # The state of a time loop is work space during the adjoint.
-        for group in self._plan.get("same_shape", []):
-            self._written |= set(group)
+        state = {k for group in self._plan.get("same_shape", [])
+                 for k in group}
+        self._written |= shadows | state
+        self._maybe_written |= shadows | state
 
     def _too_many(self, where, given):
         return ("%s takes the %d primal arguments positionally; pass "
@@ -300,12 +400,11 @@ class AdjointFunction(Function):
     def _defaults(self, values_by_name):
         """Fills shadows, seeds and extras the caller left out."""
         params = self.params
-        for p in params:
-            name = p["name"]
+        for p, name in zip(params, self.keywords):
             if name in values_by_name:
                 continue
             if p["role"] == "shadow":
-                primal = values_by_name.get(params[p["of"]]["name"])
+                primal = values_by_name.get(self.keywords[p["of"]])
                 if p["rank"] == 0:
                     values_by_name[name] = 0.0
                 elif isinstance(primal, np.ndarray):
@@ -322,13 +421,12 @@ class AdjointFunction(Function):
         by_name = self._by_name(args, kwargs, where, self._primal_count)
         self._defaults(by_name)
         # Scalar shadows travel as rank-0 arrays the gradient is added to.
-        for p in self._shadow_params:
-            if p["rank"] == 0 and not isinstance(by_name.get(p["name"]),
-                                                 np.ndarray):
-                start = checks.scalar(by_name[p["name"]], dict(
-                    p, element=p["element"]), where)
-                by_name[p["name"]] = np.array(
-                    start, dtype=ELEMENT_DTYPES[p["element"]])
+        for p, key in zip(self.params, self.keywords):
+            if p["role"] == "shadow" and p["rank"] == 0 and not isinstance(
+                    by_name.get(key), np.ndarray):
+                start = checks.scalar(by_name[key], p, where)
+                by_name[key] = np.array(start,
+                                        dtype=ELEMENT_DTYPES[p["element"]])
         values = self._in_order(by_name, where)
         self._check_extras(values, where)
         values = self._check(self.params, values, self._written,

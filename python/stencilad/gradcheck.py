@@ -19,24 +19,39 @@ FD_STEP = 1e-6
 FD_RTOL = 1e-6
 FD_ATOL = 1e-8      # relative to the sum of |terms| of <grad, direction>
 DOT_RTOL = 1e-12    # relative to the sum of |terms| of both products
+F64_EPS = 2.2e-16   # the unit roundoff of the primal's arithmetic
+
+# The comparisons for a function that computes in f32: rounding at 1.2e-7
+# needs a step far larger than f64's for the difference to stand out of
+# it, and a retry step not far smaller. The tolerances stay well below
+# the error of a wrong gradient (test_types.py checks that one fails).
+PRECISION = {
+    "f64": {"step": FD_STEP, "retry": 1e-3, "rtol": FD_RTOL,
+            "eps": F64_EPS, "dot_rtol": DOT_RTOL},
+    "f32": {"step": 1e-2, "retry": 1e-1, "rtol": 1e-3,
+            "eps": 1.2e-7, "dot_rtol": 1e-5},
+}
 
 
-def fd_compare(objective, ad_terms, step):
+def fd_compare(objective, ad_terms, step, retry=1e-3, rtol=FD_RTOL,
+               eps=F64_EPS):
     """Compares <grad, v> (the terms of the sum `ad_terms`) with the central
     difference of `objective(t)`, which returns J(x + t v) and the sum of
     |terms| of J. A kink (max, select, abs) within the step spoils the
-    difference: a failed comparison is repeated with a step 1000 times
-    smaller, which passes unless x sits on the kink. Returns (ok, detail)."""
+    difference: a failed comparison is repeated with a step `retry` times
+    the first (1000 times smaller), which passes unless x sits on the kink.
+    `eps` is the unit roundoff of the arithmetic J is computed in. Returns
+    (ok, detail)."""
     ad_terms = [float(t) for t in ad_terms]
     ad = math.fsum(ad_terms)
     scale = math.fsum(abs(t) for t in ad_terms)
-    for h in (step, step * 1e-3):
+    for h in (step, step * retry):
         jp, sp = objective(h)
         jm, sm = objective(-h)
         fd = (jp - jm) / (2 * h)
         # Rounding in J(x +- h v) is about eps * sum|terms of J| / h.
-        noise = 4 * 2.2e-16 * max(sp, sm) / h
-        tol = FD_RTOL * max(abs(ad), abs(fd)) + FD_ATOL * scale + noise
+        noise = 4 * eps * max(sp, sm) / h
+        tol = rtol * max(abs(ad), abs(fd)) + FD_ATOL * scale + noise
         err = abs(ad - fd)
         ok = err <= tol
         if ok:
@@ -87,7 +102,7 @@ class GradientReport:
 
 
 def check_gradient(f, args, *, directions=2, linear=False, rng=0,
-                   threads=None, step=FD_STEP, check_bounds=True, **kwargs):
+                   threads=None, step=None, check_bounds=True, **kwargs):
     """Checks `f.adjoint` at the point `args` (the primal's arguments, as
     for a call of `f`; `kwargs` passes snapshots to a time loop's adjoint):
 
@@ -100,7 +115,8 @@ def check_gradient(f, args, *, directions=2, linear=False, rng=0,
                threads bitwise equal
 
     `rng` seeds the random directions, weights and seeds. Arrays of `args`
-    are not modified. `check_bounds` is passed to every call of `f` and its
+    are not modified. A function with an f32 active argument is checked
+    with the f32 comparisons of PRECISION (`step` overrides the step). `check_bounds` is passed to every call of `f` and its
     adjoint (False for a function whose accesses cannot be bounded, such as
     a domain that a time loop moves). Returns a GradientReport."""
     import numpy as np
@@ -109,6 +125,10 @@ def check_gradient(f, args, *, directions=2, linear=False, rng=0,
 
     gen = np.random.default_rng(rng)
     problem = Problem(f, args, gen, kwargs, check_bounds)
+    precision = PRECISION[problem.element]
+    step = precision["step"] if step is None else step
+    compare = dict(retry=precision["retry"], rtol=precision["rtol"],
+                   eps=precision["eps"])
     report = GradientReport(f.name)
     grad = problem.gradient()
     bad = [n for n, g in grad.items() if not np.all(np.isfinite(g))]
@@ -120,14 +140,16 @@ def check_gradient(f, args, *, directions=2, linear=False, rng=0,
         v = problem.random_direction(gen)
         report.add("fd" if directions == 1 else "fd%d" % k,
                    *fd_compare(problem.along(v), problem.grad_terms(grad, v),
-                               step))
+                               step, **compare))
     for name in problem.active_scalars:
         v = {name: 1.0}
         h = step * max(1.0, abs(problem.values[problem.index[name]]))
         report.add("fd-" + name, *fd_compare(problem.along(v),
-                                             problem.grad_terms(grad, v), h))
+                                             problem.grad_terms(grad, v), h,
+                                             **compare))
     if linear:
-        report.add("dot", *dot_compare(*problem.dot_terms(gen)))
+        report.add("dot", *dot_compare(*problem.dot_terms(gen),
+                                       rtol=precision["dot_rtol"]))
     if threads:
         a, b = threads
         ga, gb = problem.gradient(threads=a), problem.gradient(threads=b)

@@ -150,6 +150,7 @@ class _Scaled:
     def __init__(self, adjoint, factor):
         self.adjoint, self.factor = adjoint, factor
         self.params = adjoint.params
+        self.keywords = adjoint.keywords
 
     def __call__(self, *args, **kwargs):
         g = self.adjoint(*args, **kwargs)

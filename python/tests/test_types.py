@@ -113,3 +113,31 @@ def test_static_extents_and_strides(rng):
         f(out, big[:, :4], 3)
     f(out, np.ascontiguousarray(big[:, :4]), 3)
     np.testing.assert_array_equal(out, big[:3, :3] ** 2)
+
+
+# check_gradient on an f32 function: weights, shadows and directions in
+# float32, and the f32 comparisons (a step that stands out of f32 rounding).
+F32_SQUARE = """
+func.func @f32k(%u: memref<?xf32> {stencil.active}, %v: memref<?xf32> {stencil.active}, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %x = stencil.gather %u[-1] : memref<?xf32>
+    %y = arith.mulf %x, %x : f32
+    stencil.store %y to %v : memref<?xf32>
+  }
+  return
+}
+"""
+
+
+def test_check_gradient_f32(rng, monkeypatch):
+    f = stencilad.compile(F32_SQUARE).f32k
+    u = rng.uniform(0.5, 1.5, 64).astype(np.float32)
+    args = [u, np.zeros(64, np.float32), 64]
+    report = stencilad.check_gradient(f, args, threads=(1, 2))
+    print(report)
+    assert report.ok and len(report.results) == 4, str(report)
+    from test_examples import _Scaled
+    monkeypatch.setattr(f, "adjoint", _Scaled(f.adjoint, 1.01))
+    report = stencilad.check_gradient(f, args)
+    failed = {check for check, ok, _ in report.results if not ok}
+    assert {"fd0", "fd1"} <= failed, str(report)

@@ -51,9 +51,23 @@ struct AccessBound {
   bool writes;
 };
 
+/// An integer value the function computes (an `arith` result, a loop's
+/// next induction value, a loop's span `ub - lb`), somewhere in [lo, hi]
+/// when every pair of `nonEmpty` is non-empty. The compiled arithmetic
+/// wraps at `bits`: it equals the plan's exact arithmetic only when every
+/// such value fits a signed `bits`-bit integer, which a caller checks.
+struct ValueFit {
+  IndexExpr lo, hi;
+  unsigned bits;
+  SmallVector<std::pair<IndexExpr, IndexExpr>> nonEmpty;
+  llvm::json::Value toJSON() const;
+};
+
 /// What one function accesses of its array arguments.
 struct FunctionAccessBounds {
   std::vector<AccessBound> bounds;
+  /// The values whose wrapping would make the bounds wrong.
+  std::vector<ValueFit> fits;
   /// Groups of array arguments that must have equal shapes (arrays a time
   /// loop rotates take each other's places).
   SmallVector<SmallVector<unsigned>> sameShape;
