@@ -13,7 +13,7 @@ what the function accesses, integer arithmetic that would wrap, strides,
 overlap); see docs/Python.md.
 """
 
-from .compiler import CompileError, cache_dir, compile
+from .compiler import CompileError, CompileWarning, cache_dir, compile
 from .function import (AdjointFunction, Function, Gradients, Module,
                        ValueAndGrad)
 from .gradcheck import GradientReport, check_gradient
@@ -21,6 +21,7 @@ from .gradcheck import GradientReport, check_gradient
 __all__ = [
     "AdjointFunction",
     "CompileError",
+    "CompileWarning",
     "Function",
     "GradientReport",
     "Gradients",

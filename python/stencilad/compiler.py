@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 
 from .function import Module
 
@@ -22,7 +23,7 @@ except ImportError:     # the source tree, not configured by CMake
     _config = None
 
 # Bump when what the package reads from the cache changes.
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 
 # Stands for the source's name in a cached library's JSON: the compiler saw
 # a temporary copy, and one library serves every file with the same text.
@@ -32,6 +33,12 @@ _SOURCE_TOKEN = "<stencilad-source>"
 class CompileError(RuntimeError):
     """stencil-compile rejected the input; the message holds its
     diagnostics."""
+
+
+class CompileWarning(UserWarning):
+    """stencil-compile compiled the input but warned about it (for example
+    an adjoint through which no gradient can flow); the message holds the
+    compiler's diagnostics, located in the caller's source."""
 
 
 def cache_dir():
@@ -123,7 +130,27 @@ def compile(source, adjoint=True, options=None, *, cache=True, march=None):
     with open(abi, encoding="utf-8") as f:
         description = json.loads(_relocate(f.read(), _SOURCE_TOKEN, name,
                                            quoted=True))
+    _warn_from(os.path.join(folder, _WARNINGS), name)
     return Module(lib, description, name)
+
+
+# The compiler's warnings of a build, kept beside the library so that a
+# cached library warns as the first build did.
+_WARNINGS = "warnings.txt"
+
+
+def _warn_from(path, name):
+    """Issues the kept warnings of a build as one CompileWarning, at the
+    caller of `compile`."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read().strip()
+    except OSError:
+        return
+    if text:
+        warnings.warn(CompileWarning(
+            "stencil-compile warned on %s:\n%s" % (
+                name, text.replace(_SOURCE_TOKEN, name))), stacklevel=3)
 
 
 def _relocate(text, copy, name, quoted=False):
@@ -151,6 +178,10 @@ def _build(tool, text, name, passes, root, folder):
         if done.returncode != 0:
             raise CompileError("stencil-compile failed on %s:\n%s" % (
                 name, _relocate(done.stdout, src, name).rstrip()))
+        if "warning:" in done.stdout:
+            with open(os.path.join(work, _WARNINGS), "w",
+                      encoding="utf-8") as f:
+                f.write(_relocate(done.stdout, src, _SOURCE_TOKEN))
         abi = os.path.join(work, "abi.json")
         with open(abi, encoding="utf-8") as f:
             description = _relocate(f.read(), src, _SOURCE_TOKEN, quoted=True)
