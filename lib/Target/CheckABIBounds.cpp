@@ -174,8 +174,9 @@ void Reporter::buildBody(LLVM::LLVMFuncOp report, LLVM::LLVMFuncOp dprintf,
 
 namespace {
 
-/// A 64-bit value and whether computing it left the 64-bit range.
-struct Checked {
+/// An exact 128-bit value and whether computing it overflowed 128 bits
+/// (only sums of several products near 2^126 can).
+struct Exact {
   Value value, overflow;
 };
 
@@ -191,12 +192,22 @@ public:
   LogicalResult emit(const FunctionAccessBounds &plan);
 
 private:
-  Value i64(int64_t c) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), c);
+  Value constant(Type type, int64_t c) {
+    return arith::ConstantIntOp::create(b, loc, type, c);
   }
+  Value wide(int64_t c) {
+    Type i128 = b.getIntegerType(128);
+    return arith::ConstantOp::create(
+        b, loc, IntegerAttr::get(i128, APInt(128, c, /*isSigned=*/true)));
+  }
+  Value cmp(arith::CmpIPredicate predicate, Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, predicate, l, r);
+  }
+  Value any(Value l, Value r) { return arith::OrIOp::create(b, loc, l, r); }
   Value argument(unsigned index);
-  Checked step(Checked a, Value x, bool multiply);
-  Checked evaluate(const IndexExpr &expr);
+  Exact add(Exact a, Value x);
+  Exact evaluate(const IndexExpr &expr);
+  Value fitsIn64(Value x);
   LogicalResult check(const AccessBound &bound);
 
   func::FuncOp func;
@@ -210,54 +221,50 @@ private:
 
 } // namespace
 
-/// Integer argument `index` as i64, sign-extended as `arith.index_cast`
+/// Integer argument `index` in 128 bits, sign-extended as `arith.index_cast`
 /// extends it in the function's own index computations.
 Value CheckEmitter::argument(unsigned index) {
   Value &value = arguments[index];
   if (!value) {
     Value arg = func.getArgument(index);
     if (arg.getType().isIndex())
-      value = arith::IndexCastOp::create(b, loc, b.getI64Type(), arg);
-    else if (arg.getType().getIntOrFloatBitWidth() < 64)
-      value = arith::ExtSIOp::create(b, loc, b.getI64Type(), arg);
-    else
-      value = arg;
+      arg = arith::IndexCastOp::create(b, loc, b.getI64Type(), arg);
+    value = arith::ExtSIOp::create(b, loc, b.getIntegerType(128), arg);
   }
   return value;
 }
 
-/// `a + x` or `a * x`, computed exactly in 128 bits: the overflow flag is
-/// set if the result does not fit in 64.
-Checked CheckEmitter::step(Checked a, Value x, bool multiply) {
-  Type i128 = b.getIntegerType(128);
-  Value wideA = arith::ExtSIOp::create(b, loc, i128, a.value);
-  Value wideX = arith::ExtSIOp::create(b, loc, i128, x);
-  Value wide =
-      multiply ? Value(arith::MulIOp::create(b, loc, wideA, wideX))
-               : Value(arith::AddIOp::create(b, loc, wideA, wideX));
-  Value narrow = arith::TruncIOp::create(b, loc, b.getI64Type(), wide);
-  Value back = arith::ExtSIOp::create(b, loc, i128, narrow);
-  Value lost =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, back, wide);
-  return {narrow, arith::OrIOp::create(b, loc, a.overflow, lost)};
+/// `a + x`, flagged if the sum overflows 128 bits: both operands have one
+/// sign and the sum the other.
+Exact CheckEmitter::add(Exact a, Value x) {
+  Value sum = arith::AddIOp::create(b, loc, a.value, x);
+  Value signs = arith::AndIOp::create(
+      b, loc, arith::XOrIOp::create(b, loc, a.value, sum),
+      arith::XOrIOp::create(b, loc, x, sum));
+  return {sum, any(a.overflow, cmp(arith::CmpIPredicate::slt, signs, wide(0)))};
 }
 
-/// `constant + sum of coefficient * argument`, each step in 64 bits.
-Checked CheckEmitter::evaluate(const IndexExpr &expr) {
-  Checked sum{i64(expr.constant),
-              arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0)};
+/// `constant + sum of coefficient * argument`, exactly: each product of two
+/// 64-bit numbers fits in 128 bits.
+Exact CheckEmitter::evaluate(const IndexExpr &expr) {
+  Exact sum{wide(expr.constant), constant(b.getI1Type(), 0)};
   for (auto [k, term] : llvm::enumerate(expr.terms)) {
     auto [arg, coefficient] = term;
-    Checked product{argument(arg), sum.overflow};
+    Value product = argument(arg);
     if (coefficient != 1)
-      product = step(product, i64(coefficient), /*multiply=*/true);
+      product = arith::MulIOp::create(b, loc, product, wide(coefficient));
     // The first term needs no addition when the constant is 0.
-    sum = k == 0 && expr.constant == 0
-              ? product
-              : step(Checked{sum.value, product.overflow}, product.value,
-                     /*multiply=*/false);
+    sum = k == 0 && expr.constant == 0 ? Exact{product, sum.overflow}
+                                       : add(sum, product);
   }
   return sum;
+}
+
+/// Whether the 128-bit `x` is a 64-bit number.
+Value CheckEmitter::fitsIn64(Value x) {
+  Value narrow = arith::TruncIOp::create(b, loc, b.getI64Type(), x);
+  return cmp(arith::CmpIPredicate::eq,
+             arith::ExtSIOp::create(b, loc, x.getType(), narrow), x);
 }
 
 /// What the call does at the indices of `bound` to `value`: an adjoint
@@ -269,20 +276,20 @@ static StringRef verb(const CValue &value, const AccessBound &bound) {
 }
 
 /// Checks `bound` on the arguments it applies to: the primal argument it is
-/// about and, in an adjoint, its shadows.
+/// about and, in an adjoint, its shadows. The access happens when every
+/// interval around it is non-empty, in exact arithmetic as in the compiled
+/// code; then `lo` and `hi` must lie in [0, extent).
 LogicalResult CheckEmitter::check(const AccessBound &bound) {
-  Value happens = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-  Value overflow = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  Value happens = constant(b.getI1Type(), 1);
+  Value overflow = constant(b.getI1Type(), 0);
   for (const auto &[lb, ub] : bound.nonEmpty) {
-    Checked l = evaluate(lb), u = evaluate(ub);
-    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           l.value, u.value);
-    happens = arith::AndIOp::create(b, loc, happens, nonEmpty);
-    overflow = arith::OrIOp::create(
-        b, loc, overflow, arith::OrIOp::create(b, loc, l.overflow, u.overflow));
+    Exact l = evaluate(lb), u = evaluate(ub);
+    happens = arith::AndIOp::create(
+        b, loc, happens, cmp(arith::CmpIPredicate::slt, l.value, u.value));
+    overflow = any(overflow, any(l.overflow, u.overflow));
   }
-  Checked lo = evaluate(bound.lo), hi = evaluate(bound.hi);
-  Value indexOverflow = arith::OrIOp::create(b, loc, lo.overflow, hi.overflow);
+  Exact lo = evaluate(bound.lo), hi = evaluate(bound.hi);
+  overflow = any(overflow, any(lo.overflow, hi.overflow));
   for (auto [k, value] : llvm::enumerate(entry.arguments)) {
     bool applies =
         (value.role == CValue::Role::Argument && k == bound.argument) ||
@@ -293,26 +300,29 @@ LogicalResult CheckEmitter::check(const AccessBound &bound) {
     Value extent = arith::IndexCastOp::create(
         b, loc, b.getI64Type(),
         memref::DimOp::create(b, loc, func.getArgument(k), dim));
-    Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        lo.value, i64(0));
-    Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                        hi.value, extent);
-    Value outside = arith::OrIOp::create(
-        b, loc, indexOverflow, arith::OrIOp::create(b, loc, below, above));
-    Value failed = arith::OrIOp::create(
-        b, loc, overflow, arith::AndIOp::create(b, loc, happens, outside));
+    Value wideExtent =
+        arith::ExtSIOp::create(b, loc, b.getIntegerType(128), extent);
+    Value outside = any(cmp(arith::CmpIPredicate::slt, lo.value, wide(0)),
+                        cmp(arith::CmpIPredicate::sge, hi.value, wideExtent));
+    Value failed = any(overflow, arith::AndIOp::create(b, loc, happens, outside));
     FailureOr<LLVM::LLVMFuncOp> report = reporter.function();
     if (::mlir::failed(report))
       return failure();
     auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
+    Value fits = arith::AndIOp::create(b, loc, fitsIn64(lo.value),
+                                       fitsIn64(hi.value));
+    Value tooWide = any(overflow, cmp(arith::CmpIPredicate::eq, fits,
+                                      constant(b.getI1Type(), 0)));
     LLVM::CallOp::create(
         b, loc, *report,
         ValueRange{where, reporter.string(b, loc, value.name),
                    reporter.string(b, loc, verb(value, bound)),
-                   i64(bound.dim), lo.value, hi.value, extent,
-                   arith::OrIOp::create(b, loc, overflow, indexOverflow)});
+                   constant(b.getI64Type(), bound.dim),
+                   arith::TruncIOp::create(b, loc, b.getI64Type(), lo.value),
+                   arith::TruncIOp::create(b, loc, b.getI64Type(), hi.value),
+                   extent, tooWide});
   }
   return success();
 }

@@ -1,7 +1,8 @@
 // The functions of abi-bounds-check.test: a 1-D stencil reading u at i-1
 // and i+1 for i in [1, n) (so u needs n + 1 points, v n), a 2-D one
 // reading a one column right of the domain (a needs n + 1 columns), and
-// one whose domain ends at 2 * n (a bound that can leave 64 bits).
+// one reading u one past a domain that ends at 2 * n (u needs 2 * n + 1
+// points: a bound that can leave 64 bits).
 func.func @shift(%u: memref<?xf64> {stencil.active}, %v: memref<?xf64> {stencil.active},
                  %n: index) {
   stencil.domain (%i) = (1) to (%n) {
@@ -25,7 +26,7 @@ func.func @twice(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %c2 = arith.constant 2 : index
   %m = arith.muli %n, %c2 : index
   stencil.domain (%i) = (0) to (%m) {
-    %x = stencil.gather %u[0] : memref<?xf64>
+    %x = stencil.gather %u[1] : memref<?xf64>
     stencil.store %x to %v : memref<?xf64>
   }
   return

@@ -18,10 +18,11 @@
 // CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK: %[[DIM:.*]] = memref.dim %[[U]], %{{.*}} : memref<?xf64>
 // CHECK: %[[EXTENT:.*]] = arith.index_cast %[[DIM]] : index to i64
-// CHECK: arith.cmpi sge, %{{.*}}, %[[EXTENT]] : i64
+// CHECK: %[[WIDE_EXTENT:.*]] = arith.extsi %[[EXTENT]] : i64 to i128
+// CHECK: arith.cmpi sge, %{{.*}}, %[[WIDE_EXTENT]] : i128
 // CHECK: scf.if
-// CHECK-NEXT: llvm.mlir.addressof @[[$U_TEXT]]
-// CHECK-NEXT: llvm.mlir.addressof @[[$READS]]
+// CHECK: llvm.mlir.addressof @[[$U_TEXT]]
+// CHECK: llvm.mlir.addressof @[[$READS]]
 // CHECK: llvm.call @stencil_abi_bounds_error(%[[WHERE]],
 // CHECK: memref.dim %[[V]]
 // CHECK: scf.if
@@ -30,14 +31,19 @@
 // CHECK: stencil.domain
 // CHECK: llvm.func internal @stencil_abi_bounds_error(
 
-// After canonicalization the constant parts fold: u's lowest index is 0
-// and its highest is n, v's 1 and n - 1.
+// After canonicalization the constant parts fold: the check of `u`
+// fails when the domain is not empty (1 < n) and u's extent is at most n
+// (the highest index read); its lowest, 0, cannot be negative.
 // CANON-LABEL: func.func @f(
+// CANON: %[[N:.*]] = arith.extsi %{{.*}} : i64 to i128
+// CANON: %[[HAPPENS:.*]] = arith.cmpi sgt, %[[N]], %c1_i128 : i128
 // CANON: %[[DIM:.*]] = memref.dim %arg0
 // CANON: %[[EXTENT:.*]] = arith.index_cast %[[DIM]] : index to i64
-// CANON: arith.cmpi sge, %{{.*}}, %[[EXTENT]] : i64
-// CANON: scf.if
-// CANON: llvm.call @stencil_abi_bounds_error(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %{{.*}}, %{{.*}}, %{{.*}})
+// CANON: %[[WIDE:.*]] = arith.extsi %[[EXTENT]] : i64 to i128
+// CANON: %[[ABOVE:.*]] = arith.cmpi sge, %[[N]], %[[WIDE]] : i128
+// CANON: %[[FAILED:.*]] = arith.andi %[[HAPPENS]], %[[ABOVE]] : i1
+// CANON: scf.if %[[FAILED]] {
+// CANON-NEXT: llvm.call @stencil_abi_bounds_error(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %{{.*}}, %[[EXTENT]], %false)
 func.func @f(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %x = stencil.gather %u[-1] : memref<?xf64>
@@ -75,18 +81,26 @@ func.func @g_adjoint(%u: memref<?xf64>, %n: index, %u_b: memref<?xf64>, %seed: f
 
 // -----
 
-// A bound that is not a plain argument is computed in 128 bits, step by
-// step, and flagged when a step leaves 64 bits: here 2 * n - 1.
+// Bounds are computed exactly, in 128 bits, from the integer arguments
+// (here 2 * n and 2 * n - 1), and compared there with 0 and the extents;
+// a sum that overflows 128 bits (sign of the operands lost) fails the
+// check too.
 // CHECK-LABEL: func.func @twice(
 // CHECK-SAME: %[[U:[^:]*]]: memref<?xf64>, %{{[^:]*}}: memref<?xf64>, %[[N:[^:]*]]: index)
 // CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK: %[[WIDE_N:.*]] = arith.extsi %[[N64]] : i64 to i128
-// CHECK: %[[WIDE_2:.*]] = arith.extsi %{{.*}} : i64 to i128
-// CHECK: %[[PRODUCT:.*]] = arith.muli %[[WIDE_N]], %[[WIDE_2]] : i128
-// CHECK: %[[NARROW:.*]] = arith.trunci %[[PRODUCT]] : i128 to i64
-// CHECK: %[[BACK:.*]] = arith.extsi %[[NARROW]] : i64 to i128
-// CHECK: arith.cmpi ne, %[[BACK]], %[[PRODUCT]] : i128
-// CHECK: memref.dim %[[U]]
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i128
+// CHECK: %[[PRODUCT:.*]] = arith.muli %[[WIDE_N]], %[[TWO]] : i128
+// CHECK: %[[MINUS_ONE:.*]] = arith.constant -1 : i128
+// CHECK: %[[SUM:.*]] = arith.addi %[[MINUS_ONE]], %{{.*}} : i128
+// CHECK: %[[X1:.*]] = arith.xori %[[MINUS_ONE]], %[[SUM]] : i128
+// CHECK: %[[X2:.*]] = arith.xori %{{.*}}, %[[SUM]] : i128
+// CHECK: %[[SIGNS:.*]] = arith.andi %[[X1]], %[[X2]] : i128
+// CHECK: arith.cmpi slt, %[[SIGNS]], %{{.*}} : i128
+// CHECK: %[[DIM:.*]] = memref.dim %[[U]]
+// CHECK: %[[EXTENT:.*]] = arith.index_cast %[[DIM]] : index to i64
+// CHECK: %[[WIDE_EXTENT:.*]] = arith.extsi %[[EXTENT]] : i64 to i128
+// CHECK: arith.cmpi sge, %[[SUM]], %[[WIDE_EXTENT]] : i128
 // CHECK: scf.if
 func.func @twice(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %c2 = arith.constant 2 : index
