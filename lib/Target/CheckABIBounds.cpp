@@ -370,6 +370,27 @@ static std::vector<AccessBound> mergeBounds(const FunctionAccessBounds &plan) {
   return merged;
 }
 
+/// True if `plan`, made on `planned`, reads in `func` as it does there:
+/// every argument it names is, in `func`, of the type it has in `planned`
+/// (an adjoint takes its primal's arguments first).
+static bool appliesTo(const FunctionAccessBounds &plan, func::FuncOp planned,
+                      func::FuncOp func) {
+  auto same = [&](unsigned k) {
+    return k < planned.getNumArguments() && k < func.getNumArguments() &&
+           planned.getArgument(k).getType() == func.getArgument(k).getType();
+  };
+  auto sameTerms = [&](const IndexExpr &e) {
+    return llvm::all_of(e.terms, [&](auto term) { return same(term.first); });
+  };
+  return llvm::all_of(plan.bounds, [&](const AccessBound &bound) {
+    return same(bound.argument) && sameTerms(bound.lo) &&
+           sameTerms(bound.hi) &&
+           llvm::all_of(bound.nonEmpty, [&](const auto &interval) {
+             return sameTerms(interval.first) && sameTerms(interval.second);
+           });
+  });
+}
+
 LogicalResult CheckEmitter::emit(const FunctionAccessBounds &plan) {
   std::vector<AccessBound> bounds = mergeBounds(plan);
   if (bounds.empty())
@@ -386,7 +407,9 @@ LogicalResult CheckEmitter::emit(const FunctionAccessBounds &plan) {
 //===----------------------------------------------------------------------===//
 
 /// The entry point of `func` if it gets checks: public, with a body, not
-/// distributed, with a signature the C interface describes.
+/// distributed, with a signature the C interface describes. An adjoint is
+/// checked if its primal is not distributed and its arguments have the
+/// types of its primal's (appliesTo).
 static std::optional<CEntryPoint> getCheckedEntryPoint(func::FuncOp func) {
   if (func.isExternal() || !func.isPublic() ||
       func->hasAttr(StencilDialect::DistributionAttrHelper::getNameStr()))
@@ -421,7 +444,12 @@ struct StencilCheckABIBoundsPass
       StringRef planned =
           entry->adjointOf.empty() ? func.getSymName() : entry->adjointOf;
       auto plan = plans.find(planned);
-      if (plan == plans.end() || !plan->second.unsupported.empty())
+      auto primal = module.lookupSymbol<func::FuncOp>(planned);
+      if (plan == plans.end() || !plan->second.unsupported.empty() ||
+          !primal || primal.isExternal() ||
+          primal->hasAttr(
+              StencilDialect::DistributionAttrHelper::getNameStr()) ||
+          !appliesTo(plan->second, primal, func))
         continue;
       if (failed(CheckEmitter(func, *entry, reporter).emit(plan->second)))
         return signalPassFailure();

@@ -115,14 +115,18 @@ func.func @twice(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
 // -----
 
 // No checks: a private function, one whose accesses cannot be bounded
-// (an index the plan cannot follow), and one without arrays.
+// (an index the plan cannot follow), one without arrays, and an adjoint
+// whose arguments are not its primal's (the plan would not apply).
 // CHECK-LABEL: func.func private @private_fn(
 // CHECK-NOT: scf.if
 // CHECK-LABEL: func.func @unbounded(
 // CHECK-NOT: scf.if
 // CHECK-LABEL: func.func @scalars(
 // CHECK-NOT: scf.if
-// CHECK-NOT: stencil_abi_bounds_error
+// CHECK-LABEL: func.func @p(
+// CHECK: scf.if
+// CHECK-LABEL: func.func @p_adjoint(
+// CHECK-NOT: scf.if
 func.func private @private_fn(%u: memref<?xf64>, %n: index) {
   %c0 = arith.constant 0.0 : f64
   %c1 = arith.constant 1 : index
@@ -138,4 +142,15 @@ func.func @unbounded(%u: memref<?xf64>, %n: index) {
 }
 func.func @scalars(%x: f64) -> f64 {
   return %x : f64
+}
+func.func @p(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  return
+}
+func.func @p_adjoint(%n: f64, %u: memref<?xf64>, %v: index)
+    attributes {stencil.adjoint_of = @p} {
+  return
 }
