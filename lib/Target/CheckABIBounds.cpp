@@ -372,15 +372,24 @@ static std::vector<AccessBound> mergeBounds(const FunctionAccessBounds &plan) {
 
 /// True if `plan`, made on `planned`, reads in `func` as it does there:
 /// every argument it names is, in `func`, of the type it has in `planned`
-/// (an adjoint takes its primal's arguments first).
+/// (an adjoint takes its primal's arguments first), and its integers are
+/// signless and at most 64 bits wide.
 static bool appliesTo(const FunctionAccessBounds &plan, func::FuncOp planned,
                       func::FuncOp func) {
   auto same = [&](unsigned k) {
     return k < planned.getNumArguments() && k < func.getNumArguments() &&
            planned.getArgument(k).getType() == func.getArgument(k).getType();
   };
+  // The checks compute with signless integers of at most 64 bits.
+  auto integer = [&](unsigned k) {
+    Type type = func.getArgument(k).getType();
+    return type.isIndex() ||
+           (type.isSignlessInteger() && type.getIntOrFloatBitWidth() <= 64);
+  };
   auto sameTerms = [&](const IndexExpr &e) {
-    return llvm::all_of(e.terms, [&](auto term) { return same(term.first); });
+    return llvm::all_of(e.terms, [&](auto term) {
+      return same(term.first) && integer(term.first);
+    });
   };
   return llvm::all_of(plan.bounds, [&](const AccessBound &bound) {
     return same(bound.argument) && sameTerms(bound.lo) &&

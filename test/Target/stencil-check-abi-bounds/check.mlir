@@ -154,3 +154,20 @@ func.func @p_adjoint(%n: f64, %u: memref<?xf64>, %v: index)
     attributes {stencil.adjoint_of = @p} {
   return
 }
+
+// -----
+
+// Nor a function whose bounds depend on an integer wider than 64 bits
+// (the C interface has no such type, and the checks compute with 64-bit
+// arguments).
+// CHECK-LABEL: func.func @wide(
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @wide(%u: memref<?xf64>, %v: memref<?xf64>, %n: i128) {
+  %m = arith.index_cast %n : i128 to index
+  stencil.domain (%i) = (0) to (%m) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  return
+}
