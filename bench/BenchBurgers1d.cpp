@@ -15,6 +15,7 @@
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "burgers1d_gather_compact.h"
+#include "burgers1d_gather_unchecked.h"
 #include "burgers1d_gather_exact.h"
 #include "burgers1d_gather_guarded.h"
 #include "burgers1d_gather_cut.h"
@@ -64,6 +65,9 @@ public:
     case Variant::GatherCompact:
       return _mlir_ciface_burgers1d_adj_gather_compact(&du, &du_1, kC, kD, n,
                                                        &db, &db_1);
+    case Variant::GatherUnchecked:
+      return _mlir_ciface_burgers1d_adj_gather_unchecked(&du, &du_1, kC, kD, n,
+                                                         &db, &db_1);
     case Variant::GatherExact:
       return _mlir_ciface_burgers1d_adj_gather_exact(&du, &du_1, kC, kD, n, &db,
                                                      &db_1);

@@ -14,6 +14,7 @@
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "dense27_gather_compact.h"
+#include "dense27_gather_unchecked.h"
 #include "dense27_gather_exact.h"
 #include "dense27_gather_guarded.h"
 #include "dense27_gather_cut.h"
@@ -51,6 +52,9 @@ public:
       return dense27_ref(r.data(), u.data(), n);
     case Variant::GatherCompact:
       return _mlir_ciface_dense27_adj_gather_compact(&dr, &du, n, &drb, &dub);
+    case Variant::GatherUnchecked:
+      return _mlir_ciface_dense27_adj_gather_unchecked(&dr, &du, n, &drb,
+                                                       &dub);
     case Variant::GatherExact:
       return _mlir_ciface_dense27_adj_gather_exact(&dr, &du, n, &drb, &dub);
     case Variant::GatherUnfused:

@@ -58,6 +58,7 @@ const std::vector<Variant> &stencil::bench::allVariants() {
   static const std::vector<Variant> variants = [] {
     std::vector<Variant> list = {
         Variant::Primal,        Variant::ReferenceC,    Variant::GatherCompact,
+        Variant::GatherUnchecked,
         Variant::GatherExact,   Variant::GatherUnfused, Variant::GatherPlanes,
         Variant::GatherFixed,   Variant::GatherApart,   Variant::GatherUnpeeled,
         Variant::GatherGuarded,
@@ -130,6 +131,8 @@ const char *stencil::bench::variantName(Variant v) {
     return "gather_compact";
   case Variant::GatherExact:
     return "gather_exact";
+  case Variant::GatherUnchecked:
+    return "gather_unchecked";
   case Variant::GatherUnfused:
     return "gather_unfused";
   case Variant::GatherPlanes:

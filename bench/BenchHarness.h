@@ -75,6 +75,8 @@ enum class Variant {
   ReferenceC,    ///< Hand-written C primal (bench/reference/).
   GatherCompact, ///< Gather adjoint, `scatter=gather boundary=compact`.
   GatherExact,   ///< Gather adjoint, `scatter=gather boundary=exact`.
+  GatherUnchecked, ///< Compact, without the bounds checks at entry
+                   ///< (`check-bounds=0`).
   GatherUnfused, ///< Compact, the reset a separate sweep (`fuse-reset=0`).
   GatherPlanes,  ///< Compact, the fused reset by planes (`reset-rows=0`).
   GatherFixed,   ///< Compact, fused-reset blocks of a fixed size

@@ -16,6 +16,7 @@
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "paper1d_gather_compact.h"
+#include "paper1d_gather_unchecked.h"
 #include "paper1d_gather_exact.h"
 #include "paper1d_gather_guarded.h"
 #include "paper1d_gather_cut.h"
@@ -65,6 +66,9 @@ public:
     case Variant::GatherCompact:
       return _mlir_ciface_paper1d_adj_gather_compact(&dr, &dc, &du, n, &drb,
                                                      &dub);
+    case Variant::GatherUnchecked:
+      return _mlir_ciface_paper1d_adj_gather_unchecked(&dr, &dc, &du, n, &drb,
+                                                       &dub);
     case Variant::GatherExact:
       return _mlir_ciface_paper1d_adj_gather_exact(&dr, &dc, &du, n, &drb,
                                                    &dub);

@@ -14,6 +14,7 @@
 #include "BenchCube.h"
 
 #include "sin125_gather_compact.h"
+#include "sin125_gather_unchecked.h"
 #include "sin125_gather_noreset.h"
 #include "sin125_gather_unfused.h"
 #include "sin125_scatter_atomic.h"
@@ -59,6 +60,9 @@ public:
       return sin125_ref(r.data(), u.data(), n);
     case Variant::GatherCompact:
       return _mlir_ciface_sin125_adj_gather_compact(&dr, &du, n, &drb, &dub);
+    case Variant::GatherUnchecked:
+      return _mlir_ciface_sin125_adj_gather_unchecked(&dr, &du, n, &drb,
+                                                      &dub);
     case Variant::GatherUnfused:
       return _mlir_ciface_sin125_adj_gather_unfused(&dr, &du, n, &drb, &dub);
     case Variant::GatherNoReset:

@@ -15,6 +15,7 @@
 // The headers stencil_add_kernel generates for the four variants
 // (bench/CMakeLists.txt): the primal and one adjoint each.
 #include "wave3d_gather_compact.h"
+#include "wave3d_gather_unchecked.h"
 #include "wave3d_gather_exact.h"
 #include "wave3d_gather_guarded.h"
 #include "wave3d_gather_cut.h"
@@ -73,6 +74,9 @@ public:
     case Variant::GatherCompact:
       return _mlir_ciface_wave3d_adj_gather_compact(&du, &du_1, &du_2, &dc, kD,
                                                     n, &db, &db_1, &db_2);
+    case Variant::GatherUnchecked:
+      return _mlir_ciface_wave3d_adj_gather_unchecked(&du, &du_1, &du_2, &dc,
+                                                      kD, n, &db, &db_1, &db_2);
     case Variant::GatherExact:
       return _mlir_ciface_wave3d_adj_gather_exact(&du, &du_1, &du_2, &dc, kD, n,
                                                   &db, &db_1, &db_2);

@@ -364,6 +364,7 @@ def compute_ratios(results, threads):
                     results.get((kernel, "primal", t))),
                 "bound": bandwidth_bound(results, kernel, t),
                 "bound_noreset": bandwidth_bound(results, kernel, t, reset=False),
+                "checked_over_unchecked": ratio(results, kernel, "gather_compact", "gather_unchecked", t),
                 "adjoint_exact_over_primal": ratio(results, kernel, "gather_exact", "primal", t),
                 "adjoint_unfused_over_primal": ratio(results, kernel, "gather_unfused", "primal", t),
                 "adjoint_noreset_over_primal": ratio(results, kernel, "gather_noreset", "primal", t),

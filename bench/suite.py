@@ -13,7 +13,8 @@ KERNELS = ["wave3d", "burgers1d", "paper1d", "dense27", "sin125"]
 # cache-resident sizes of issue 11 (StencilKernel::extraSizes).
 BENCH_KERNELS = ["wave3d", "wave3d_n128", "wave3d_n64", "burgers1d",
                  "paper1d", "dense27", "sin125"]
-VARIANTS = ["primal", "c_primal", "gather_compact", "gather_exact",
+VARIANTS = ["primal", "c_primal", "gather_compact", "gather_unchecked",
+            "gather_exact",
             "gather_unfused", "gather_planes", "gather_fixed", "gather_apart",
             "gather_unpeeled",
             "gather_guarded",
@@ -25,6 +26,7 @@ VARIANT_LABELS = {
     "primal": "primal (ours)",
     "c_primal": "primal (hand-written C)",
     "gather_compact": "gather adjoint, compact",
+    "gather_unchecked": "gather adjoint, compact, no bounds checks",
     "gather_exact": "gather adjoint, exact",
     "gather_unfused": "gather, reset a separate sweep",
     "gather_planes": "gather, reset by planes",

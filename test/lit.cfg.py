@@ -97,6 +97,11 @@ config.substitutions.append(("%check_adjoint", check_adjoint))
 # installs MPICH, so a missing one shows as UNSUPPORTED tests, never as a
 # silent pass.
 import shutil
+# GCC, the second C compiler the generated headers must compile with
+# (test/Integration/headers-gcc.test); a missing one shows as UNSUPPORTED.
+if shutil.which("gcc"):
+    config.available_features.add("gcc")
+    config.substitutions.append(("%gcc", shutil.which("gcc")))
 if (config.stencil_have_mpi.upper() in ("TRUE", "ON", "1", "YES")
         and shutil.which("mpirun") and shutil.which("mpicc")):
     config.available_features.add("mpi")

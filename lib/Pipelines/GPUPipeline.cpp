@@ -54,6 +54,10 @@ static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   StencilCheckGPUPassOptions check;
   check.serialScatter = o.scatter == ScatterLowering::Serial;
   pm.addPass(createStencilCheckGPUPass(check));
+  // On the input IR, which the bounds plan reads, once it is known to be
+  // one the GPU route takes (the check calls a host function).
+  if (o.cInterface && o.checkBounds)
+    pm.addPass(createStencilCheckABIBoundsPass());
   pm.addPass(createStencilGPUCheckpointsPass());
   // Domains whose bounds vary inside a loop, in functions of their own.
   pm.addPass(createStencilOutlineDomainsPass());

@@ -35,6 +35,9 @@ void mlir::stencil::buildConvertToOMPPipeline(
     OpPassManager &pm, const ConvertToOMPOptions &options) {
   ConvertStencilToAffinePassOptions toAffine;
   toAffine.scatter = options.scatter;
+  // On the input IR, which the bounds plan reads.
+  if (options.cInterface && options.checkBounds)
+    pm.addPass(createStencilCheckABIBoundsPass());
   // The exchanges of distributed functions first: shard.update_halo is
   // Pure, and nothing may fold it before it is lowered (a no-op elsewhere).
   pm.addPass(createStencilLowerHaloExchangePass());

@@ -76,37 +76,6 @@ static FailureOr<CValue> describe(Type type) {
   return value;
 }
 
-static bool isCKeyword(StringRef name) {
-  static const llvm::StringSet<> keywords = {
-      "auto",     "bool",     "break",    "case",     "char",   "const",
-      "continue", "default",  "do",       "double",   "else",   "enum",
-      "extern",   "float",    "for",      "goto",     "if",     "inline",
-      "int",      "long",     "register", "restrict", "return", "short",
-      "signed",   "sizeof",   "static",   "struct",   "switch", "typedef",
-      "union",    "unsigned", "void",     "volatile", "while",  "class",
-      "new",      "delete",   "template", "this",     "operator",
-      "private",  "public",   "protected"};
-  return keywords.contains(name);
-}
-
-/// A C identifier for argument `index` named `name` in the IR, distinct
-/// from those in `taken`.
-static std::string cIdentifier(StringRef name, unsigned index,
-                               llvm::StringSet<> &taken) {
-  std::string id;
-  for (char c : name)
-    id += llvm::isAlnum(c) || c == '_' ? c : '_';
-  if (id.empty() || llvm::all_of(id, llvm::isDigit))
-    id = "arg" + std::to_string(index);
-  else if (llvm::isDigit(id.front()))
-    id = "_" + id;
-  if (isCKeyword(id))
-    id += "_";
-  while (!taken.insert(id).second)
-    id += "_";
-  return id;
-}
-
 /// The name an argument carries in the IR: a `NameLoc` location, if any.
 static StringRef argumentName(BlockArgument arg) {
   if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
@@ -167,7 +136,7 @@ static LogicalResult setRoles(func::FuncOp func, CEntryPoint &entry) {
   return success();
 }
 
-static FailureOr<CEntryPoint> planEntryPoint(func::FuncOp func) {
+FailureOr<CEntryPoint> mlir::stencil::planEntryPoint(func::FuncOp func) {
   CEntryPoint entry;
   entry.symbol = func.getSymName().str();
   if (auto primal = func->getAttrOfType<FlatSymbolRefAttr>(
@@ -194,7 +163,7 @@ static FailureOr<CEntryPoint> planEntryPoint(func::FuncOp func) {
              << " is not supported yet at the C interface (f32/f64 memrefs "
                 "of identity layout and rank <= "
              << kMaxDescriptorRank << ", f32, f64, index, i1-i64)";
-    value->name = cIdentifier(argumentName(arg), arg.getArgNumber(), taken);
+    value->name = cParameterName(argumentName(arg), arg.getArgNumber(), taken);
     entry.arguments.push_back(std::move(*value));
   }
   for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
@@ -279,10 +248,24 @@ static void printResultsStruct(const CEntryPoint &entry, raw_ostream &os) {
   os << " } " << entry.symbol << "_results;\n\n";
 }
 
+/// Prints `path` for a `/* */` comment: bytes other than letters, digits
+/// and ` ._/+,:=@~-` as `%XX` (percent-encoding), so that no `*/`, line
+/// splice (`\`), trigraph (`??/`) or newline can end the comment early.
+static void printPathForComment(StringRef path, raw_ostream &os) {
+  for (unsigned char c : path) {
+    if (llvm::isAlnum(c) || StringRef(" ._/+,:=@~-").contains(c))
+      os << c;
+    else
+      os << '%' << llvm::hexdigit(c >> 4) << llvm::hexdigit(c & 15);
+  }
+}
+
 void mlir::stencil::printCHeader(ArrayRef<CEntryPoint> entryPoints,
                                  StringRef source, StringRef guard,
                                  raw_ostream &os) {
-  os << "/* Generated from " << source << " by the stencil compiler. Do not "
+  os << "/* Generated from ";
+  printPathForComment(source, os);
+  os << " by the stencil compiler. Do not "
      << "edit. */\n"
      << "/* C ABI: docs/ABI.md. Arrays passed to one call must not overlap. "
      << "*/\n"

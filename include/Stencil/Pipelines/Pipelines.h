@@ -21,6 +21,14 @@ class OpPassManager;
 namespace mlir::stencil {
 
 /// Options of the `convert-to-omp` pipeline.
+/// The option of both pipelines that turns off the bounds checks at the C
+/// entry points (--stencil-check-abi-bounds, docs/ABI.md "Bounds checks"),
+/// and its description.
+inline constexpr llvm::StringLiteral kCheckBoundsOption = "check-bounds";
+inline constexpr llvm::StringLiteral kCheckBoundsDescription =
+    "Check at entry of each C entry point that its arrays cover what the "
+    "call accesses (--stencil-check-abi-bounds; 0: unchecked, for speed)";
+
 struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
   PassOptions::Option<ScatterLowering> scatter{
       *this, "scatter", llvm::cl::desc("How domains that scatter run"),
@@ -153,6 +161,9 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
       llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions and "
                      "mark array data pointers noalias"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> checkBounds{
+      *this, kCheckBoundsOption, llvm::cl::desc(kCheckBoundsDescription),
+      llvm::cl::init(true)};
 };
 
 /// Builds the pipeline from stencil IR to the LLVM dialect with OpenMP:
@@ -257,6 +268,9 @@ struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> checkBounds{
+      *this, kCheckBoundsOption, llvm::cl::desc(kCheckBoundsDescription),
       llvm::cl::init(true)};
 };
 

@@ -10,10 +10,12 @@
 #ifndef STENCIL_TARGET_CINTERFACE_H
 #define STENCIL_TARGET_CINTERFACE_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "Stencil/Target/AccessBounds.h"
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 #include <vector>
@@ -66,6 +68,11 @@ struct CEntryPoint {
   int64_t halo = 0;
 };
 
+/// The entry point of `func`, a function with a body, whether or not it is
+/// marked for the C interface. Emits an error on the function and fails for
+/// a signature the interface cannot describe.
+FailureOr<CEntryPoint> planEntryPoint(func::FuncOp func);
+
 /// Computes the entry points of `module`: its public `func.func` ops with a
 /// body and `llvm.emit_c_interface` (see --stencil-prepare-abi). Argument
 /// names come from `NameLoc` locations of the entry block arguments where
@@ -73,8 +80,17 @@ struct CEntryPoint {
 /// the function and fails for a signature the interface cannot describe.
 FailureOr<std::vector<CEntryPoint>> planCInterface(ModuleOp module);
 
+/// The C parameter name of argument `index`, named `irName` in the IR (""
+/// if unnamed), distinct from the names in `taken`, to which it is added.
+/// The one rule (docs/ABI.md, "Parameter names"): a name that is a C or C++
+/// keyword, is reserved by the C or C++ standard, or may be defined by the
+/// headers the generated header includes, gets a `_` appended.
+std::string cParameterName(StringRef irName, unsigned index,
+                           llvm::StringSet<> &taken);
+
 /// Writes a C header declaring `entryPoints`. `source` names the input in
-/// the header's first comment; `guard` is its include guard.
+/// the header's first comment (bytes that could end the comment
+/// percent-encoded); `guard` is its include guard.
 void printCHeader(ArrayRef<CEntryPoint> entryPoints, StringRef source,
                   StringRef guard, raw_ostream &os);
 

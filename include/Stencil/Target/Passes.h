@@ -18,6 +18,12 @@ class MemRefDialect;
 namespace LLVM {
 class LLVMDialect;
 } // namespace LLVM
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace scf {
+class SCFDialect;
+} // namespace scf
 namespace omp {
 class OpenMPDialect;
 } // namespace omp

@@ -106,6 +106,46 @@ def StencilInlineAllocaScopesPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def StencilCheckABIBoundsPass
+    : Pass<"stencil-check-abi-bounds", "::mlir::ModuleOp"> {
+  let summary = "Check at entry that array arguments cover what a call "
+                "accesses";
+  let description = [{
+    C callers pass arrays whose extents nothing else checks. For every
+    public `func.func` with a body (the functions `--stencil-prepare-abi`
+    gives a C entry point), this pass plans what the function accesses of
+    its arrays (`planAccessBounds`, the bounds of `--abi-json`; an
+    adjoint's are its primal's, and each shadow must cover what its
+    array's accesses cover) and inserts, at entry, a check that every
+    array argument's extents cover every access that happens for the
+    integer arguments of the call. The bounds are computed without
+    wrap-around: a call for which a needed bound does not fit in 64 bits
+    is refused too. A failed check prints
+    `FILE:LINE:COL: 'f': error: ...`, naming the argument (as the C header
+    names it) and the dimension, to stderr and aborts (docs/ABI.md,
+    "Bounds checks").
+
+    Functions the plan cannot bound (`unsupported` in `--abi-json`),
+    distributed functions (whose arrays are blocks, checked by the
+    distributed code itself) and functions whose signature the C interface
+    cannot describe get no check. The pipelines run this pass first, unless
+    their option `check-bounds=0` turns it off.
+
+    #### Input invariant
+    - Stencil IR before any lowering (the domains are still there).
+
+    #### Output IR
+    - The same functions, each starting with its checks: `arith` ops on
+      the integer arguments and `memref.dim` of the arrays, and an `scf.if`
+      per check calling a private `llvm.func` that reports and aborts
+      (through the C library's `dprintf` and `abort`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def StencilPrepareABIPass : Pass<"stencil-prepare-abi", "::mlir::ModuleOp"> {
   let summary = "Mark public functions for the C-callable ABI";
   let description = [{

@@ -1,0 +1,33 @@
+// The functions of abi-bounds-check.test: a 1-D stencil reading u at i-1
+// and i+1 for i in [1, n) (so u needs n + 1 points, v n), a 2-D one
+// reading a one column right of the domain (a needs n + 1 columns), and
+// one reading u one past a domain that ends at 2 * n (u needs 2 * n + 1
+// points: a bound that can leave 64 bits).
+func.func @shift(%u: memref<?xf64> {stencil.active}, %v: memref<?xf64> {stencil.active},
+                 %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    %y = stencil.gather %u[1] : memref<?xf64>
+    %s = arith.addf %x, %y : f64
+    stencil.store %s to %v : memref<?xf64>
+  }
+  return
+}
+
+func.func @right(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %x = stencil.gather %a[0, 1] : memref<?x?xf64>
+    stencil.store %x to %b : memref<?x?xf64>
+  }
+  return
+}
+
+func.func @twice(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  %c2 = arith.constant 2 : index
+  %m = arith.muli %n, %c2 : index
+  stencil.domain (%i) = (0) to (%m) {
+    %x = stencil.gather %u[1] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  return
+}

@@ -1,0 +1,46 @@
+/* A C caller of abi_bounds.mlir (abi-bounds-check.test): `abi_bounds CASE`
+ * makes one call whose arrays are as large as the call needs, or whose
+ * descriptor says one point less than it needs. The buffers always hold
+ * what the call needs, so that the unchecked build reads nothing outside
+ * them either. */
+#include "abi_bounds.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 10 };
+
+int main(int argc, char **argv) {
+  const char *c = argc > 1 ? argv[1] : "fits";
+  double *u = calloc(N + 1, sizeof(double)), *v = calloc(N + 1, sizeof(double));
+  double *a = calloc(N * (N + 1), sizeof(double)), *b = calloc(N * N, sizeof(double));
+  StencilMemRef1D_f64 U = stencil_memref1d_f64(u, N + 1);
+  StencilMemRef1D_f64 V = stencil_memref1d_f64(v, N);
+  StencilMemRef2D_f64 A = stencil_memref2d_f64(a, N, N + 1);
+  StencilMemRef2D_f64 B = stencil_memref2d_f64(b, N, N);
+  StencilMemRef1D_f64 UB = stencil_memref1d_f64(v, N + 1), VB = V;
+  if (!strcmp(c, "fits")) {
+    _mlir_ciface_shift(&U, &V, N);
+    _mlir_ciface_right(&A, &B, N);
+    _mlir_ciface_shift_adjoint(&U, &V, N, &UB, &VB);
+    _mlir_ciface_twice(&U, &V, N / 2);
+    /* No point at all: nothing is accessed, whatever the extents. */
+    _mlir_ciface_shift(&U, &V, INT64_MIN);
+  } else if (!strcmp(c, "u-short")) {
+    U.sizes[0] = N;
+    _mlir_ciface_shift(&U, &V, N);
+  } else if (!strcmp(c, "a-narrow")) {
+    A.sizes[1] = N;
+    A.strides[0] = N;
+    _mlir_ciface_right(&A, &B, N);
+  } else if (!strcmp(c, "shadow-short")) {
+    UB.sizes[0] = N;
+    _mlir_ciface_shift_adjoint(&U, &V, N, &UB, &VB);
+  } else if (!strcmp(c, "overflow")) {
+    _mlir_ciface_twice(&U, &V, INT64_MAX / 2 + 1);
+  }
+  printf("%s: done\n", c);
+  return 0;
+}
