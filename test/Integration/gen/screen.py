@@ -11,7 +11,9 @@
 #             is printed (REFUSED, the case and the first error), counted,
 #             and left out of what the test then runs;
 #   FAIL      anything else: a crash, an assertion, a sanitizer report, an
-#             error without a location, a failure without a diagnostic.
+#             error without a location, a failure without a diagnostic, or
+#             a located error of the verifier on IR a pass built (the run
+#             succeeds under --verify-each=0).
 #
 # The whole module goes through the passes once when every case shares one
 # pass list; only if that fails (or the lists differ) is each case run
