@@ -371,7 +371,7 @@ def main():
     p.add_argument("--stencil-compile", dest="stencil_compile")
     p.add_argument("--max-sizes", type=int, default=3,
                    help="global sizes per case (default: %(default)s)")
-    p.add_argument("--timeout", type=int, default=600,
+    p.add_argument("--timeout", type=int, default=300,
                    help="seconds per mpirun (default: %(default)s)")
     # The ranks' own arguments.
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
