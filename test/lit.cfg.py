@@ -30,8 +30,11 @@ config.substitutions.append(("%python_install_dir",
                              config.stencil_python_install_dir))
 
 llvm_config.use_default_substitutions()
-# Sanitizer settings reach the tools of a STENCIL_SANITIZE build.
-llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"])
+# Sanitizer settings reach the tools of a STENCIL_SANITIZE build, and
+# STENCIL_GEN_SCALE the generators of the random time-loop and distributed
+# tests (a larger batch by hand, docs/Testing.md).
+llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+                                     "STENCIL_GEN_SCALE"])
 # Same FileCheck strictness as upstream MLIR.
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 
@@ -88,8 +91,8 @@ import sys
 check_adjoint = '"%s" %s --stencil-compile stencil-compile' % (
     sys.executable,
     os.path.join(config.test_source_root, "Integration", "gen", "check_adjoint.py"))
-if getattr(config, "stencil_sanitize", ""):
-    check_adjoint += " --max-opt-level 0"
+max_opt = " --max-opt-level 0" if getattr(config, "stencil_sanitize", "") else ""
+check_adjoint += max_opt
 config.substitutions.append(("%check_adjoint", check_adjoint))
 
 # MPI (issue 14): the distributed run-time library is built when CMake finds
@@ -118,6 +121,11 @@ if (config.stencil_have_mpi.upper() in ("TRUE", "ON", "1", "YES")
             config.test_source_root, "Integration", "Inputs",
             "mpirun_fails.py") + " --timeout 120 " + mpirun))
     config.substitutions.append(("%mpirun", mpirun))
+    # The distributed random programs against one process
+    # (Integration/gen/check_dist.py), launched through the same mpirun.
+    config.substitutions.append(("%check_dist", '"%s" %s --stencil-compile stencil-compile --mpirun "%s"%s' % (
+        sys.executable, os.path.join(config.test_source_root, "Integration",
+                                     "gen", "check_dist.py"), mpirun, max_opt)))
     config.substitutions.append(
         ("%dist_runtime",
          os.path.join(config.stencil_obj_root, "lib", "libStencilDistRuntime.a")))

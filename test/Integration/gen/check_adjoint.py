@@ -302,7 +302,9 @@ class Case:
                     "f64") for a in self.args if a.get("active")]
         seeds = [("scalar", 0, "f64")] * self.results
         extra = [("scalar", 0, "index")] if self.snapshots else []
-        self.abi.check("_mlir_ciface_" + self.name, primal)
+        extra += self.extra_signature()
+        self.abi.check("_mlir_ciface_" + self.name,
+                       primal + self.extra_signature())
         self.abi.check("_mlir_ciface_" + self.name + suffix,
                        primal + shadows + seeds + extra)
 
@@ -323,11 +325,23 @@ class Case:
                 counts.append(self.size_expr(e, sizes))
         return counts
 
+    def array_buffer(self, arg, sizes, values):
+        """The buffer array argument `arg` is passed in (check_dist.py's
+        blocks override it)."""
+        return Buffer(self.shape(arg, sizes), values, self.abi)
+
+    def extra_signature(self):
+        """Arguments the entry points take after all others (none here)."""
+        return []
+
+    def extra_args(self, sizes):
+        return []
+
     def _primal_args(self, state, sizes, keep):
         call = []
         for a in self.args:
             if a["kind"] == "array":
-                buf = Buffer(self.shape(a, sizes), state[a["name"]], self.abi)
+                buf = self.array_buffer(a, sizes, state[a["name"]])
                 keep[a["name"]] = buf
                 call.append(buf.ref())
             elif a["kind"] == "scalar":
@@ -339,7 +353,7 @@ class Case:
     def run_primal(self, state, sizes):
         """Returns ({array name: values after the call}, [results])."""
         keep = {}
-        call = self._primal_args(state, sizes, keep)
+        call = self._primal_args(state, sizes, keep) + self.extra_args(sizes)
         results = []
         if self.results == 1:
             results = [self.primal(*call)]
@@ -361,7 +375,7 @@ class Case:
         for name in self.active:
             a = next(x for x in self.args if x["name"] == name)
             if a["kind"] == "array":
-                buf = Buffer(self.shape(a, sizes), shadows[name], self.abi)
+                buf = self.array_buffer(a, sizes, shadows[name])
             else:
                 buf = Buffer([], [shadows[name]], self.abi)
             out[name] = (a["kind"], buf)
@@ -372,7 +386,7 @@ class Case:
             if snapshots is None:
                 snapshots = self.snapshot_counts(sizes)[0]
             call.append(ctypes.c_int64(snapshots))
-        self.adjoint(*call)
+        self.adjoint(*(call + self.extra_args(sizes)))
         return {n: (b.values() if kind == "array" else b.values()[0])
                 for n, (kind, b) in out.items()}
 
@@ -392,6 +406,22 @@ def abs_dot(x, y):
 
 def bits(values):
     return struct.pack("%dd" % len(values), *values)
+
+
+def random_state(case, sizes, rng):
+    """Random values of the case's arrays and scalars within their "init"
+    ranges (check_dist.py draws the same)."""
+    state = {}
+    for a in case.args:
+        lo, hi = a.get("init", [-1.0, 1.0])
+        if a["kind"] == "array":
+            n = 1
+            for s in case.shape(a, sizes):
+                n *= s
+            state[a["name"]] = [rng.uniform(lo, hi) for _ in range(n)]
+        elif a["kind"] == "scalar":
+            state[a["name"]] = rng.uniform(lo, hi)
+    return state
 
 
 class Checker:
@@ -417,17 +447,7 @@ class Checker:
         sys.stdout.flush()
 
     def random_state(self, case, sizes, rng):
-        state = {}
-        for a in case.args:
-            lo, hi = a.get("init", [-1.0, 1.0])
-            if a["kind"] == "array":
-                n = 1
-                for s in case.shape(a, sizes):
-                    n *= s
-                state[a["name"]] = [rng.uniform(lo, hi) for _ in range(n)]
-            elif a["kind"] == "scalar":
-                state[a["name"]] = rng.uniform(lo, hi)
-        return state
+        return random_state(case, sizes, rng)
 
     def objective(self, case, state, sizes, weights, seeds):
         after, results = case.run_primal(state, sizes)
