@@ -640,7 +640,8 @@ struct StencilDistributePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkOptions(module)))
+    if (failed(checkReservedSymbols(module)) ||
+        failed(checkOptions(module)))
       return signalPassFailure();
     dropUnmarkedSnapshotBorders(module);
     unsigned rank = grid.size();

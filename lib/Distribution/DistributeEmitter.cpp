@@ -29,6 +29,7 @@ void mlir::stencil::emitGrid(ModuleOp module, ArrayRef<int64_t> grid) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto op = shard::GridOp::create(b, module.getLoc(), kGridName, grid);
   op.setPrivate();
+  markRuntimeSymbol(op);
   // The MPI lowering takes the implementation's ABI from here; a module
   // that names one keeps it.
   if (!module->hasAttr("dlti.map"))
@@ -110,8 +111,11 @@ private:
   /// A pointer to a NUL-terminated copy of `text` in global `name`.
   Value cString(const std::string &name, std::string text) {
     text.push_back('\0');
-    return LLVM::createGlobalString(loc, b, name, text,
-                                    LLVM::Linkage::Internal);
+    Value address = LLVM::createGlobalString(loc, b, name, text,
+                                             LLVM::Linkage::Internal);
+    markRuntimeSymbol(
+        SymbolTable::lookupNearestSymbolFrom(dist.func, b.getStringAttr(name)));
+    return address;
   }
   Value call(func::FuncOp callee, ValueRange args) {
     auto op = func::CallOp::create(b, loc, callee, args);

@@ -35,6 +35,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
     OpPassManager &pm, const ConvertToOMPOptions &options) {
   ConvertStencilToAffinePassOptions toAffine;
   toAffine.scatter = options.scatter;
+  // User symbols named like what the lowering calls or defines.
+  pm.addPass(createStencilCheckReservedNamesPass());
   // The exchanges of distributed functions first: shard.update_halo is
   // Pure, and nothing may fold it before it is lowered (a no-op elsewhere).
   pm.addPass(createStencilLowerHaloExchangePass());
