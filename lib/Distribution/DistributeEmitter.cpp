@@ -198,6 +198,7 @@ static std::string describe(func::FuncOp func) {
 void FunctionEmitter::emitBlock() {
   where = cString(("stencil_dist_where_" + dist.func.getSymName()).str(),
                   describe(dist.func));
+  // The pass bounds the product by 2^31 - 1 (checkOptions).
   int64_t processes = 1;
   for (int64_t p : grid)
     processes *= p;
@@ -242,6 +243,7 @@ void FunctionEmitter::emitChecks() {
                          name);
     for (unsigned k = 0; k < rank; ++k) {
       Value extent = memref::DimOp::create(b, loc, array, k);
+      // halo <= 2^40 (checkOptions).
       Value expected = add(counts[k], constant(2 * halo));
       call(runtime.checkExtent,
            {where, what, i64(k), toI64(extent), toI64(expected)});
