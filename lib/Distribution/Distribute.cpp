@@ -589,6 +589,7 @@ static LogicalResult parseGrid(ModuleOp module, StringRef spec,
   if (spec.trim().empty())
     return module.emitError()
            << "--stencil-distribute needs a process grid: grid=P0,P1,...";
+  grid.clear();
   SmallVector<StringRef> parts;
   spec.split(parts, ',');
   int64_t processes = 1;
@@ -634,7 +635,9 @@ struct StencilDistributePass
              << int64_t(halo);
     if (module.lookupSymbol(kGridName))
       return module.emitError()
-             << "the module already has a symbol @" << kGridName;
+             << "the module is already distributed (it has the process "
+                "grid @"
+             << kGridName << "); --stencil-distribute runs once";
     return success();
   }
 
