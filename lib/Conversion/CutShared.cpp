@@ -14,6 +14,7 @@
 #include "Stencil/Dialect/StencilDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
@@ -29,8 +30,11 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// Temporaries are indexed by the domain's coordinates, so each starts at
-/// index 0 and needs lower bounds that are constants >= 0.
+/// Temporaries are indexed by the domain's coordinates. With lower bounds
+/// that are constants >= 0, each is an array from index 0 (the padded and
+/// ring forms need that); else (the bounds of a distributed domain are the
+/// rank's) a buffer of the domain's extents seen through a view that
+/// starts at the lower bounds (emitOffsetViews).
 static bool hasNonNegativeConstantLowerBounds(DomainOp domain) {
   return llvm::all_of(domain.getLowerBounds().getResults(), [](AffineExpr e) {
     auto c = dyn_cast<AffineConstantExpr>(e);
@@ -53,6 +57,68 @@ static SmallVector<Value> emitTemporarySizes(OpBuilder &builder,
         builder, domain.getLoc(), map, domain.getBoundOperands()));
   }
   return sizes;
+}
+
+/// The extents of `domain`, max(upper_k - lower_k, 0) per dimension,
+/// emitted before it.
+static SmallVector<Value> emitDomainExtents(OpBuilder &builder,
+                                           DomainOp domain) {
+  AffineMap lower = domain.getLowerBounds(), upper = domain.getUpperBounds();
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Value> sizes;
+  for (unsigned k = 0; k < domain.getRank(); ++k) {
+    AffineMap map = AffineMap::get(
+        upper.getNumDims(), upper.getNumSymbols(),
+        {upper.getResult(k) - lower.getResult(k),
+         getAffineConstantExpr(0, ctx)},
+        ctx);
+    sizes.push_back(affine::AffineMaxOp::create(builder, domain.getLoc(), map,
+                                                domain.getBoundOperands()));
+  }
+  return sizes;
+}
+
+/// Views of `buffers` (of the extents of `domain`) whose index i in
+/// dimension k is element i - lower_k: indexed by the domain's coordinates.
+static SmallVector<Value> emitOffsetViews(OpBuilder &builder, DomainOp domain,
+                                          ValueRange buffers,
+                                          ValueRange extents) {
+  Location loc = domain.getLoc();
+  AffineMap lower = domain.getLowerBounds();
+  unsigned rank = domain.getRank();
+  SmallVector<Value> origin;
+  for (unsigned k = 0; k < rank; ++k)
+    origin.push_back(affine::AffineApplyOp::create(
+        builder, loc, lower.getSubMap({k}), domain.getBoundOperands()));
+  SmallVector<Value> views;
+  for (Value buffer : buffers) {
+    auto meta = memref::ExtractStridedMetadataOp::create(builder, loc, buffer);
+    Value offset = arith::ConstantIndexOp::create(builder, loc, 0);
+    SmallVector<OpFoldResult> sizes, strides;
+    SmallVector<int64_t> staticStrides;
+    for (unsigned k = 0; k < rank; ++k) {
+      Value stride = meta.getStrides()[k];
+      offset = arith::SubIOp::create(
+          builder, loc, offset,
+          arith::MulIOp::create(builder, loc, origin[k], stride));
+      sizes.push_back(
+          arith::AddIOp::create(builder, loc, origin[k], extents[k])
+              .getResult());
+      bool last = k + 1 == rank;
+      strides.push_back(last ? OpFoldResult(builder.getIndexAttr(1))
+                             : OpFoldResult(stride));
+      staticStrides.push_back(last ? 1 : ShapedType::kDynamic);
+    }
+    auto type = cast<MemRefType>(buffer.getType());
+    auto viewType = MemRefType::get(
+        type.getShape(), type.getElementType(),
+        StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
+                               staticStrides));
+    views.push_back(memref::ReinterpretCastOp::create(
+        builder, loc, viewType, meta.getBaseBuffer(), offset, sizes,
+        strides));
+  }
+  return views;
 }
 
 /// Emits, before `domain`, a domain with its bounds that computes each cut
@@ -156,16 +222,20 @@ void mlir::stencil::emitCut(RewriterBase &rewriter, DomainOp domain,
                             const CutPlan &plan) {
   Location loc = domain.getLoc();
   rewriter.setInsertionPoint(getFillPosition(domain, plan));
-  SmallVector<Value> sizes = emitTemporarySizes(rewriter, domain);
-  SmallVector<Value> temps = allocTemporaries(rewriter, loc, plan, sizes);
+  bool fromZero = hasNonNegativeConstantLowerBounds(domain);
+  SmallVector<Value> sizes = fromZero ? emitTemporarySizes(rewriter, domain)
+                                      : emitDomainExtents(rewriter, domain);
+  SmallVector<Value> buffers = allocTemporaries(rewriter, loc, plan, sizes);
+  SmallVector<Value> temps =
+      fromZero ? buffers : emitOffsetViews(rewriter, domain, buffers, sizes);
   emitFillDomain(rewriter, domain, plan, temps);
   Block *block = domain->getBlock();
   if (block->mightHaveTerminator())
     rewriter.setInsertionPoint(block->getTerminator());
   else
     rewriter.setInsertionPointToEnd(block);
-  for (Value temp : temps)
-    memref::DeallocOp::create(rewriter, loc, temp);
+  for (Value buffer : buffers)
+    memref::DeallocOp::create(rewriter, loc, buffer);
   readBackCuts(rewriter, domain, plan, temps);
 }
 
@@ -206,17 +276,15 @@ struct StencilCutSharedPass
     for (DomainOp domain : getScatterDomains(getOperation())) {
       // Temporaries start at the lower bounds: constants, if they are.
       domain.foldConstantBounds();
+      // Rings and padded temporaries start at index 0; other domains (e.g.
+      // distributed ones) get the plain cut over views.
+      bool fromZero = hasNonNegativeConstantLowerBounds(domain);
       CutPlan plan = planCuts(domain, minGain);
-      if (plan.cuts.empty() && ringMinGain > 0 && ringMinGain < minGain)
+      if (fromZero && plan.cuts.empty() && ringMinGain > 0 &&
+          ringMinGain < minGain)
         plan = planRingCuts(domain);
-      if (padded && !plan.ring)
+      if (fromZero && padded && !plan.ring)
         planPaddedGather(domain, plan);
-      if (!plan.cuts.empty() && !hasNonNegativeConstantLowerBounds(domain)) {
-        if (report)
-          domain.emitRemark()
-              << "not cut: a temporary needs constant lower bounds >= 0";
-        continue;
-      }
       if (report) {
         std::string json;
         llvm::raw_string_ostream os(json);

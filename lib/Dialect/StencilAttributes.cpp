@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -138,6 +139,12 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name
                                << "' must be a unit attribute on an i1 "
                                   "arith.constant";
+    return success();
+  }
+  if (name == RuntimeAttrHelper::getNameStr()) {
+    if (!SymbolTable::getSymbolName(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a unit attribute on a symbol";
     return success();
   }
   if (name == GlobalIndexAttrHelper::getNameStr()) {

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILDISTRIBUTEPASS
@@ -573,30 +574,77 @@ static void dropUnmarkedSnapshotBorders(ModuleOp module) {
   }
 }
 
+/// The widest halo the option accepts: every width and offset derived from
+/// it (twice it, plus a plan's widths) then fits in int64.
+static constexpr int64_t kMaxHalo = kMaxIndexConstant;
+/// The most processes along one dimension, and in all: MPI counts ranks in
+/// an `int`.
+static constexpr int64_t kMaxGridExtent = int64_t(1) << 20;
+static constexpr int64_t kMaxProcesses = INT32_MAX;
+
+/// Parses the `grid` option (`P0,P1,...`) into `grid`, with an error that
+/// says what is wrong with it.
+static LogicalResult parseGrid(ModuleOp module, StringRef spec,
+                               SmallVectorImpl<int64_t> &grid) {
+  if (spec.trim().empty())
+    return module.emitError()
+           << "--stencil-distribute needs a process grid: grid=P0,P1,...";
+  grid.clear();
+  SmallVector<StringRef> parts;
+  spec.split(parts, ',');
+  int64_t processes = 1;
+  for (auto [k, part] : llvm::enumerate(parts)) {
+    int64_t p;
+    if (part.trim().getAsInteger(10, p))
+      return module.emitError()
+             << "--stencil-distribute: grid='" << spec << "' is not a "
+             << "comma-separated list of process counts (e.g. grid=2,2): "
+             << "entry " << k << " ('" << part << "') is not an integer";
+    if (p < 1 || p > kMaxGridExtent)
+      return module.emitError()
+             << "--stencil-distribute: every grid extent must be in [1, "
+                "2^20], got "
+             << p;
+    std::optional<int64_t> product = llvm::checkedMul(processes, p);
+    if (!product || *product > kMaxProcesses)
+      return module.emitError()
+             << "--stencil-distribute: grid='" << spec
+             << "' has more than 2^31 - 1 processes (the product of its "
+                "extents); MPI counts ranks in an int";
+    processes = *product;
+    grid.push_back(p);
+  }
+  return success();
+}
+
 namespace {
 struct StencilDistributePass
     : public mlir::stencil::impl::StencilDistributePassBase<StencilDistributePass> {
   using StencilDistributePassBase::StencilDistributePassBase;
 
+  /// The process grid, parsed from `grid` by checkOptions.
+  SmallVector<int64_t> grid;
+
   LogicalResult checkOptions(ModuleOp module) {
-    if (grid.empty())
+    if (failed(parseGrid(module, gridSpec, grid)))
+      return failure();
+    if (halo < -1 || halo > kMaxHalo)
       return module.emitError()
-             << "--stencil-distribute needs a process grid: grid=P0,P1,...";
-    for (int64_t p : grid)
-      if (p < 1 || p > (1 << 20))
-        return module.emitError()
-               << "--stencil-distribute: every grid extent must be in [1, "
-                  "2^20], got "
-               << p;
+             << "--stencil-distribute: halo must be -1 (the widest any "
+                "function needs) or in [0, 2^40], got "
+             << int64_t(halo);
     if (module.lookupSymbol(kGridName))
       return module.emitError()
-             << "the module already has a symbol @" << kGridName;
+             << "the module is already distributed (it has the process "
+                "grid @"
+             << kGridName << "); --stencil-distribute runs once";
     return success();
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkOptions(module)))
+    if (failed(checkReservedSymbols(module)) ||
+        failed(checkOptions(module)))
       return signalPassFailure();
     dropUnmarkedSnapshotBorders(module);
     unsigned rank = grid.size();

@@ -29,6 +29,7 @@ void mlir::stencil::emitGrid(ModuleOp module, ArrayRef<int64_t> grid) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto op = shard::GridOp::create(b, module.getLoc(), kGridName, grid);
   op.setPrivate();
+  markRuntimeSymbol(op);
   // The MPI lowering takes the implementation's ABI from here; a module
   // that names one keeps it.
   if (!module->hasAttr("dlti.map"))
@@ -110,8 +111,11 @@ private:
   /// A pointer to a NUL-terminated copy of `text` in global `name`.
   Value cString(const std::string &name, std::string text) {
     text.push_back('\0');
-    return LLVM::createGlobalString(loc, b, name, text,
-                                    LLVM::Linkage::Internal);
+    Value address = LLVM::createGlobalString(loc, b, name, text,
+                                             LLVM::Linkage::Internal);
+    markRuntimeSymbol(
+        SymbolTable::lookupNearestSymbolFrom(dist.func, b.getStringAttr(name)));
+    return address;
   }
   Value call(func::FuncOp callee, ValueRange args) {
     auto op = func::CallOp::create(b, loc, callee, args);
@@ -194,6 +198,7 @@ static std::string describe(func::FuncOp func) {
 void FunctionEmitter::emitBlock() {
   where = cString(("stencil_dist_where_" + dist.func.getSymName()).str(),
                   describe(dist.func));
+  // The pass bounds the product by 2^31 - 1 (checkOptions).
   int64_t processes = 1;
   for (int64_t p : grid)
     processes *= p;
@@ -238,6 +243,7 @@ void FunctionEmitter::emitChecks() {
                          name);
     for (unsigned k = 0; k < rank; ++k) {
       Value extent = memref::DimOp::create(b, loc, array, k);
+      // halo <= 2^40 (checkOptions).
       Value expected = add(counts[k], constant(2 * halo));
       call(runtime.checkExtent,
            {where, what, i64(k), toI64(extent), toI64(expected)});

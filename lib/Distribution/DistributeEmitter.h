@@ -9,6 +9,7 @@
 #ifndef STENCIL_LIB_DISTRIBUTION_DISTRIBUTEEMITTER_H
 #define STENCIL_LIB_DISTRIBUTION_DISTRIBUTEEMITTER_H
 
+#include "Stencil/Dialect/ReservedNames.h"
 #include "Stencil/Dialect/StencilOps.h"
 #include "Stencil/Distribution/DistributionPlan.h"
 
@@ -17,9 +18,6 @@
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::stencil {
-
-/// The process grid's symbol in a distributed module.
-inline constexpr llvm::StringLiteral kGridName = "stencil_grid";
 
 /// A function to distribute: its time loop (or null), its domains in
 /// program order (`head` before the loop, then `body` in it, then the rest

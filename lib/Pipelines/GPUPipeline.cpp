@@ -53,6 +53,8 @@ void mlir::stencil::addGPUCoarsening(OpPassManager &pm, int64_t factor) {
 static void buildKernels(OpPassManager &pm, const ConvertToGPUOptions &o) {
   StencilCheckGPUPassOptions check;
   check.serialScatter = o.scatter == ScatterLowering::Serial;
+  // User symbols named like what the lowering calls or defines.
+  pm.addPass(createStencilCheckReservedNamesPass());
   pm.addPass(createStencilCheckGPUPass(check));
   // On the input IR, which the bounds plan reads, once it is known to be
   // one the GPU route takes (the check calls a host function).

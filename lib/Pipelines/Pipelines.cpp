@@ -35,6 +35,8 @@ void mlir::stencil::buildConvertToOMPPipeline(
     OpPassManager &pm, const ConvertToOMPOptions &options) {
   ConvertStencilToAffinePassOptions toAffine;
   toAffine.scatter = options.scatter;
+  // User symbols named like what the lowering calls or defines.
+  pm.addPass(createStencilCheckReservedNamesPass());
   // On the input IR, which the bounds plan reads.
   if (options.cInterface && options.checkBounds)
     pm.addPass(createStencilCheckABIBoundsPass());

@@ -12,6 +12,7 @@
 #include "Stencil/Transforms/AdjointOpInterface.h"
 #include "Stencil/Transforms/Passes.h"
 
+#include "Stencil/Dialect/ReservedNames.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Dialect/StencilOps.h"
 
@@ -631,6 +632,8 @@ struct StencilAdjointPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(checkReservedSymbols(module)))
+      return signalPassFailure();
     SmallVector<func::FuncOp> targets;
     if (!functions.empty()) {
       for (const std::string &name : functions) {
@@ -652,6 +655,15 @@ struct StencilAdjointPass
     }
     bool failed = false;
     for (func::FuncOp func : targets) {
+      if (StencilDialect::DistributionAttrHelper(&getContext())
+              .isAttrPresent(func)) {
+        func.emitOpError()
+            << "is already distributed by --stencil-distribute, whose "
+               "run-time calls and block views have no adjoint; run "
+               "--stencil-adjoint before --stencil-distribute";
+        failed = true;
+        continue;
+      }
       std::string name = (func.getName() + suffix).str();
       FailureOr<func::FuncOp> adjoint;
       if (scf::ForOp loop = findTimeLoop(func))

@@ -7,7 +7,7 @@
 // CHECK: remark: distribution plan: {"domains":[{"exchanges":[{"array":0,"widths":{{\[\[}}1,1]]}],"reach":{{\[\[}}0,0]]}],"halos":{{\[\[\[}}1,1]],{{\[\[}}0,0]],{{\[\[}}0,0]]],"max_halo":1,"rank":1}
 // CHECK: module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "MPICH">}
 // CHECK: llvm.mlir.global internal constant @stencil_dist_where_paper1d("{{.*}}distribute.mlir:{{[0-9]+}}:{{[0-9]+}}: 'paper1d'\00")
-// CHECK: shard.grid @stencil_grid(shape = 2) {sym_visibility = "private"}
+// CHECK: shard.grid @stencil_grid(shape = 2) {stencil.runtime, sym_visibility = "private"}
 // CHECK-LABEL: func.func @paper1d(%arg0
 // CHECK-SAME: : memref<?xf64>, %[[C:[a-z0-9]+]]: memref<?xf64>, %[[U:[a-z0-9]+]]: memref<?xf64>, %[[N:[a-z0-9]+]]: index, %[[G:[a-z0-9]+]]: index)
 // CHECK-SAME: stencil.extra_args = ["global_extent_0"]

@@ -1,9 +1,21 @@
 // RUN: not stencil-opt %s --stencil-distribute 2>&1 | FileCheck %s --check-prefix=NOGRID
 // RUN: not stencil-opt %s --stencil-distribute="grid=2,0" 2>&1 | FileCheck %s --check-prefix=ZERO
 
+// RUN: not stencil-opt %s "--stencil-distribute=grid=abc" 2>&1 | FileCheck %s --check-prefix=ABC
+// RUN: not stencil-opt %s "--stencil-distribute=grid=2,,2" 2>&1 | FileCheck %s --check-prefix=HOLE
+// RUN: not stencil-opt %s --stencil-distribute=grid=65536,65536,65536,65536 2>&1 | FileCheck %s --check-prefix=PRODUCT
+// RUN: not stencil-opt %s --stencil-adjoint --stencil-distribute="grid=2 halo=9223372036854775807" 2>&1 | FileCheck %s --check-prefix=HALO
+// RUN: not stencil-opt %s --stencil-distribute="grid=2 halo=-2" 2>&1 | FileCheck %s --check-prefix=HALO
+// RUN: not stencil-opt %s --stencil-distribute=grid=2 --stencil-distribute=grid=2 2>&1 | FileCheck %s --check-prefix=TWICE
+
 // NOGRID: error: --stencil-distribute needs a process grid: grid=P0,P1,...
 // ZERO: error: --stencil-distribute: every grid extent must be in [1, 2^20], got 0
-func.func @f(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+// ABC: error: --stencil-distribute: grid='abc' is not a comma-separated list of process counts (e.g. grid=2,2): entry 0 ('abc') is not an integer
+// HOLE: error: --stencil-distribute: grid='2,,2' is not a comma-separated list of process counts (e.g. grid=2,2): entry 1 ('') is not an integer
+// PRODUCT: error: --stencil-distribute: grid='65536,65536,65536,65536' has more than 2^31 - 1 processes (the product of its extents); MPI counts ranks in an int
+// HALO: error: --stencil-distribute: halo must be -1 (the widest any function needs) or in [0, 2^40], got
+// TWICE: error: the module is already distributed (it has the process grid @stencil_grid); --stencil-distribute runs once
+func.func @f(%u: memref<?xf64> {stencil.active}, %v: memref<?xf64> {stencil.active}, %n: index) {
   stencil.domain (%i) = (1) to (%n) {
     %x = stencil.gather %u[-1] : memref<?xf64>
     stencil.store %x to %v : memref<?xf64>

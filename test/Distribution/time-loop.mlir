@@ -1,6 +1,7 @@
 // RUN: stencil-opt %s --stencil-distribute="grid=2 report=1" 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: stencil-opt %s --stencil-distribute="grid=2" | FileCheck %s
 // RUN: stencil-opt %s --stencil-adjoint --stencil-distribute="grid=2" | FileCheck %s --check-prefix=ADJ
+// RUN: stencil-opt %s --stencil-adjoint | stencil-opt --stencil-distribute=grid=2 | stencil-opt --convert-to-omp -o /dev/null
 
 // A time loop distributed whole (docs/Distributed.md): the states it
 // rotates are viewed and exchanged inside the body, every step, before the

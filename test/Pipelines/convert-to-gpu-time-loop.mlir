@@ -46,7 +46,7 @@ func.func @lf2d(%u0: memref<?x?xf64> {stencil.active},
 // PASS-NOT:   @stencil_ckpt_start
 // PASS-NOT:   @stencil_ckpt_workspace
 // PASS:       func.func private @stencil_gpu_ckpt_start(i64, i64, i64) -> !llvm.ptr
-// PASS:       func.func private @stencil_gpu_ckpt_workspace(!llvm.ptr) -> memref<?xi8> attributes {llvm.emit_c_interface}
+// PASS:       func.func private @stencil_gpu_ckpt_workspace(!llvm.ptr) -> memref<?xi8> attributes {llvm.emit_c_interface, stencil.runtime}
 
 // The whole route: the primal loop launches its kernel every step; the
 // adjoint takes its workspace through the C interface, copies snapshots

@@ -181,13 +181,17 @@ def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
     point.
 
     #### Input invariant
-    - A domain is cut only if its lower bounds are constants `>= 0` (the
-      temporary is indexed by the domain's coordinates); otherwise it is
-      left as it is (with a remark under `report`).
+    - Temporaries are indexed by the domain's coordinates. Where the lower
+      bounds are constants `>= 0` each is an array from index 0; otherwise
+      (e.g. a domain `--stencil-distribute` bounded by the rank's block)
+      it is a buffer of the domain's extents seen through a view
+      (`memref.reinterpret_cast`) that starts at the lower bounds, and
+      only the plain cut applies (no rings, no padded form).
 
     #### Output IR
     - `affine.max`, `affine.apply`, `memref.alloc`, `memref.dealloc`,
-      `scf.if` (the padded form's non-empty guard), and stencil domains.
+      `memref.reinterpret_cast` (the views), `scf.if` (the padded form's
+      non-empty guard), and stencil domains.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -76,6 +76,10 @@ def Stencil_Dialect : Dialect {
   //    (the scalars it carries passively), which only host code reads and
   //    writes; the GPU pipeline leaves it in host memory
   //    (stencil::isHostMemory).
+  //  - `stencil.runtime` (unit, on a module-level symbol): set by the
+  //    passes on what they declare or define for the run-time libraries and
+  //    the generated code; a symbol of a reserved name without it is the
+  //    user's and refused (Stencil/Dialect/ReservedNames.h).
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
@@ -88,7 +92,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::UnitAttr":$distinct_arrays,
     "::mlir::UnitAttr":$snapshot_borders,
     "::mlir::IntegerAttr":$global_index,
-    "::mlir::UnitAttr":$host_memory
+    "::mlir::UnitAttr":$host_memory,
+    "::mlir::UnitAttr":$runtime
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -67,10 +67,14 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
       run-time library.
   }];
   let options = [
-    ListOption<"grid", "grid", "int64_t",
-               "Processes along each dimension (required)">,
+    // A string, parsed by the pass: a list that does not parse then gets
+    // an error that says why, instead of the option parser's empty one.
+    Option<"gridSpec", "grid", "std::string", "",
+           "Processes along each dimension, comma-separated (required; each "
+           "in [1, 2^20], their product at most 2^31 - 1)">,
     Option<"halo", "halo", "int64_t", "-1",
-           "Halo width of every array (-1: the widest any function needs)">,
+           "Halo width of every array (-1: the widest any function needs; "
+           "at most 2^40)">,
     Option<"report", "report", "bool", "false",
            "Print each function's distribution plan as a remark (JSON)">,
   ];

@@ -8,6 +8,8 @@
 #ifndef STENCIL_SUPPORT_DECLARE_H
 #define STENCIL_SUPPORT_DECLARE_H
 
+#include "Stencil/Dialect/ReservedNames.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -15,7 +17,8 @@
 namespace mlir::stencil {
 
 /// The function `name` of `module`: the one there, or a private declaration
-/// `(args) -> (results)` added at the module's end.
+/// `(args) -> (results)` added at the module's end and marked the
+/// pipeline's own (Stencil/Dialect/ReservedNames.h).
 inline func::FuncOp lookupOrDeclareFunction(ModuleOp module, StringRef name,
                                             TypeRange args,
                                             TypeRange results) {
@@ -25,6 +28,7 @@ inline func::FuncOp lookupOrDeclareFunction(ModuleOp module, StringRef name,
   auto decl = func::FuncOp::create(builder, module.getLoc(), name,
                                    builder.getFunctionType(args, results));
   decl.setPrivate();
+  markRuntimeSymbol(decl);
   return decl;
 }
 

@@ -216,6 +216,31 @@ def StencilAnnotateNoAliasPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def StencilCheckReservedNamesPass
+    : Pass<"stencil-check-reserved-names", "::mlir::ModuleOp"> {
+  let summary = "Reject user symbols named like the runtimes' functions";
+  let description = [{
+    The lowering and the passes call or define symbols of the run-time
+    libraries and of the generated code: `stencil_ckpt_*`, `stencil_dist_*`,
+    `stencil_gpu_*`, `stencil_grid`, `mgpu*`, the OpenMP runtime's
+    `__kmpc_*` and `omp_*`, `MPI_*`, `_mlir_*`, `malloc`, `aligned_alloc`
+    and `free` (Stencil/Dialect/ReservedNames.h, the one list). A module
+    symbol of such a name would be called instead of the library's
+    function, or clash with what the lowering declares. This pass, first
+    in the `convert-to-omp` and `convert-to-gpu` pipelines (and the same
+    check at the start of `--stencil-adjoint` and `--stencil-distribute`),
+    reports each such symbol at its location, unless a pass added it
+    (`stencil.runtime`). libm's names are checked by
+    `--stencil-check-libm-names`.
+
+    #### Input invariant
+    - None.
+
+    #### Output IR
+    - Unchanged; the pass only diagnoses.
+  }];
+}
+
 def StencilCheckLibmNamesPass
     : Pass<"stencil-check-libm-names", "::mlir::ModuleOp"> {
   let summary = "Reject module symbols that would capture libm calls";

@@ -156,13 +156,27 @@ func.func @two_cuts(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
 
 // -----
 
-// A symbolic lower bound: the temporary, indexed by the domain's
-// coordinates, could start below 0, so the domain is left as it is.
+// A symbolic lower bound (a distributed domain's are the rank's): the
+// temporary, indexed by the domain's coordinates, is a buffer of the
+// domain's extent seen through a view whose index %lo is its element 0
+// (not padded: the padded form needs temporaries from index 0).
 
-// PLAN: remark: not cut: a temporary needs constant lower bounds >= 0
+// PLAN: remark: cut plan: {"ops_before": 6, "ops_after": 2, "ring": false, "padded": null, "cuts": [{"op": "math.cos", "shifts": 2, "slice_ops": 3, "gain": 3}]}
 // CHECK-LABEL: func.func @symbolic_lower
-// CHECK-NOT:   memref.alloc
-// CHECK:       math.cos
+// CHECK-SAME:    %[[LO:[^:]*]]: index, %[[N:[^:]*]]: index
+// CHECK:       %[[E:.*]] = affine.max #{{.*}}()[%[[LO]], %[[N]]]
+// CHECK:       %[[B:.*]] = memref.alloc(%[[E]])
+// CHECK:       %[[O:.*]] = affine.apply #{{.*}}()[%[[LO]], %[[N]]]
+// CHECK:       %[[OFF:.*]] = arith.subi %{{.*}}, %{{.*}}
+// CHECK:       %[[SIZE:.*]] = arith.addi %[[O]], %[[E]]
+// CHECK:       %[[V:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%[[OFF]]], sizes: [%[[SIZE]]], strides: [1]
+// CHECK:       stencil.domain (%{{.*}}) = (%[[LO]]) to (%[[N]]) {
+// CHECK:         math.cos
+// CHECK:         stencil.store %{{.*}} to %[[V]]
+// CHECK:       stencil.domain (%{{.*}}) = (%[[LO]]) to (%[[N]]) {
+// CHECK-NOT:     math.cos
+// CHECK:         stencil.gather %[[V]][0]
+// CHECK:       memref.dealloc %[[B]]
 func.func @symbolic_lower(%u: memref<?xf64>, %ub: memref<?xf64>, %lo: index,
                           %n: index) {
   stencil.domain (%i) = (%lo) to (%n) {

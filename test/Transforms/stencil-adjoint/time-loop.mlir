@@ -105,7 +105,7 @@ func.func @rot(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.ac
 // CHECK-LABEL: func.func private @rot_step_adjoint(
 // CHECK-SAME:    %{{.*}}: f64) attributes {stencil.adjoint_of = @rot_step, stencil.extra_args = [], stencil.noalias, stencil.shadows_of = array<i64: 1, 2, 3>}
 // CHECK:       func.func private @stencil_ckpt_start(i64, i64, i64) -> !llvm.ptr
-// CHECK:       func.func private @stencil_ckpt_workspace(!llvm.ptr) -> memref<?xi8> attributes {llvm.emit_c_interface}
+// CHECK:       func.func private @stencil_ckpt_workspace(!llvm.ptr) -> memref<?xi8> attributes {llvm.emit_c_interface, stencil.runtime}
 
 // No reset here is made unnecessary by the rotation (time-loop-handover.mlir):
 // z's shadow, reset, goes to x, whose shadow the step scatters into.
