@@ -31,7 +31,9 @@ struct Pipeline {
 /// they would run on the modules nested in it, of which inputs have none).
 /// Where an input would run more pipelines than fit its time (-timeout),
 /// the subset is chosen from a hash of `text`, so that it is the same on
-/// every run of that input and the whole set runs across the corpus.
+/// every run of that input and the whole set runs across the corpus. The
+/// first is always `stencil-adjoint,convert-to-omp`; the order of the rest
+/// is rotated by the hash too, for callers that stop early.
 std::vector<Pipeline> getPipelines(mlir::ModuleOp module,
                                    llvm::StringRef text);
 
