@@ -12,7 +12,8 @@
 // outcome of bad input; what the fuzzer reports are crashes, sanitizer
 // errors, hangs (-timeout) and these invariant violations, which abort:
 //   - a pass succeeds but leaves IR that does not verify;
-//   - a pipeline fails without reporting an error;
+//   - a pipeline, or the translation of its result to LLVM IR, fails
+//     without reporting an error;
 //   - a header that does not compile, or --abi-json that is not JSON.
 // docs/Testing.md says how to run it (scripts/fuzz.sh).
 //
@@ -38,6 +39,10 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -98,14 +103,23 @@ static const Registries &getRegistries() {
     auto *result = new Registries();
     stencil::registerStencilInputDialects(result->input);
     stencil::registerAllStencilDialects(result->all);
+    registerAllToLLVMIRTranslations(result->all);
     stencil::registerAllStencilPasses();
     return result;
   }();
   return *registries;
 }
 
-/// Runs `pipeline` on a copy of the input; aborts if it fails silently;
-/// adds the C header of a run that succeeds to `headers`.
+[[noreturn]] static void
+reportSilentFailure(const stencil_fuzz::Pipeline &pipeline, StringRef what) {
+  llvm::errs() << "stencil-fuzz: '" << pipeline.passes << "' " << what
+               << " without reporting an error\n";
+  std::abort();
+}
+
+/// Runs `pipeline`, then --stencil-verify-lowered, on a copy of the input,
+/// and translates the result to LLVM IR; aborts if either fails silently.
+/// Adds the C header of a run that succeeds to `headers`.
 static void runPipeline(MLIRContext &context, const Input &input,
                         const stencil_fuzz::Pipeline &pipeline,
                         const bool &sawError,
@@ -127,16 +141,23 @@ static void runPipeline(MLIRContext &context, const Input &input,
                  << "': " << optionError << "\n";
     std::abort();
   }
+  // What stencil-compile runs after the passes: only LLVM and OpenMP ops
+  // may reach the translation.
+  pm.addPass(stencil::createStencilVerifyLoweredPass());
   if (failed(pm.run(*copy))) {
     if (sawError)
       return;
-    llvm::errs() << "stencil-fuzz: '" << pipeline.passes
-                 << "' failed without reporting an error\n";
-    std::abort();
+    reportSilentFailure(pipeline, "failed");
   }
-  if (abi->plan && succeeded(*abi->plan))
-    headers.push_back(
-        stencil_fuzz::getCInterface(**abi->plan, input.source, input.bounds));
+  if (!abi->plan || failed(*abi->plan))
+    return;
+  headers.push_back(
+      stencil_fuzz::getCInterface(**abi->plan, input.source, input.bounds));
+  // The translation to LLVM IR, as stencil-compile does it: LLVM's
+  // verifier must not be the first to object.
+  llvm::LLVMContext llvmContext;
+  if (!translateModuleToLLVMIR(*copy, llvmContext, input.source) && !sawError)
+    reportSilentFailure(pipeline, "failed its translation to LLVM IR");
 }
 
 /// Parses `sourceMgr`'s buffer as stencil-compile does: one explicit
