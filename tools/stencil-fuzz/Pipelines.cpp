@@ -206,11 +206,13 @@ std::vector<Pipeline> stencil_fuzz::getPipelines(ModuleOp module,
   InputFacts facts = getFacts(module);
   for (unsigned rank : facts.ranks) {
     pipelines.push_back({"stencil-distribute{grid=" +
-                         pickGrid(rank, mix(hash, 2 * rank)) +
-                         "},convert-to-omp"});
+                             pickGrid(rank, mix(hash, 2 * rank)) +
+                             "},convert-to-omp",
+                         false, rank});
     pipelines.push_back({"stencil-adjoint,stencil-distribute{grid=" +
-                         pickGrid(rank, mix(hash, 2 * rank + 1)) +
-                         "},convert-to-omp"});
+                             pickGrid(rank, mix(hash, 2 * rank + 1)) +
+                             "},convert-to-omp",
+                         false, rank});
   }
   // Time loops: an option that changes the reversal, with the checkpointing
   // lowering of convert-to-omp, then distributed over a grid of each rank
@@ -223,8 +225,9 @@ std::vector<Pipeline> stencil_fuzz::getPipelines(ModuleOp module,
   for (unsigned rank : facts.loopRanks) {
     uint64_t choice = mix(hash, 100 + rank);
     pipelines.push_back({std::string(kTimeLoopAdjoints[choice % 2]) +
-                         ",stencil-distribute{grid=" +
-                         pickGrid(rank, choice >> 1) + "},convert-to-omp"});
+                             ",stencil-distribute{grid=" +
+                             pickGrid(rank, choice >> 1) + "},convert-to-omp",
+                         false, rank});
   }
   addCommentPipelines(text, pipelines);
   // The caller may stop early (its time budget): after the first, start

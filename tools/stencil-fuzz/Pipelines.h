@@ -24,6 +24,10 @@ struct Pipeline {
   std::string passes;
   /// Named by the input's comments, so its options may be wrong.
   bool fromInput = false;
+  /// For the distribution over a grid of this rank: functions with domains
+  /// of other ranks, which --stencil-distribute refuses (and with them the
+  /// module), are left out of the copy it runs on where nothing calls them.
+  unsigned gridRank = 0;
 };
 
 /// The pipelines to run on `module`, parsed from `text`. The caller adds
