@@ -8,8 +8,11 @@
 # -DSTENCIL_BUILD_FUZZER=ON; docs/Testing.md) for SECONDS on a corpus seeded
 # from every .mlir file of the repository. The corpus the fuzzer grows is
 # kept in $FUZZ_DIR/corpus (default build-san/fuzz), so longer runs pick up
-# where the last one stopped. A crash, sanitizer error, timeout (20 s per
-# input) or invariant violation stops the run with a non-zero exit and
+# where the last one stopped. Each input runs many pipelines and compiles
+# its C headers with clang (tools/stencil-fuzz/Pipelines.cpp), which the
+# 20 s per input allow under the sanitizers. A crash, sanitizer error,
+# timeout or invariant violation (a header that does not compile among
+# them) stops the run with a non-zero exit and
 # leaves the input in $FUZZ_DIR/artifacts; replay it with
 # `stencil-fuzz ARTIFACT`. Prints the number of executions at the end.
 #

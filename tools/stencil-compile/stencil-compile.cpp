@@ -16,6 +16,7 @@
 #include "Stencil/InitAll.h"
 #include "Stencil/Target/CInterface.h"
 #include "Stencil/Target/Passes.h"
+#include "Stencil/Target/SourceNames.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -73,32 +74,6 @@ static cl::list<std::string>
     exports("export",
             cl::desc("Keep only these functions external (comma-separated)"),
             cl::CommaSeparated, cl::value_desc("symbol"));
-
-/// Names every function argument after its name in the source (`%u` -> `u`)
-/// by giving it a NameLoc location: locations travel with the IR, so the
-/// names reach the C header even through passes that build new functions
-/// (the adjoint takes the primal's names, see StencilAdjoint.cpp).
-static void nameArgumentsFromSource(ModuleOp module,
-                                    const AsmParserState &state) {
-  module.walk([&](func::FuncOp func) {
-    if (func.isExternal())
-      return;
-    const AsmParserState::BlockDefinition *def =
-        state.getBlockDef(&func.getBody().front());
-    if (!def)
-      return;
-    for (auto [arg, argDef] :
-         llvm::zip(func.getArguments(), def->arguments)) {
-      llvm::SMRange range = argDef.loc;
-      StringRef text(range.Start.getPointer(),
-                     range.End.getPointer() - range.Start.getPointer());
-      text.consume_front("%");
-      if (!text.empty())
-        arg.setLoc(NameLoc::get(StringAttr::get(func.getContext(), text),
-                                arg.getLoc()));
-    }
-  });
-}
 
 namespace {
 /// Plans the C interface from the module as --stencil-prepare-abi leaves
@@ -305,7 +280,7 @@ static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
       inner->remove();
       module = inner;
     }
-  nameArgumentsFromSource(*module, asmState);
+  stencil::nameArgumentsFromSource(*module, asmState);
   return module;
 }
 
