@@ -61,12 +61,6 @@ MAX_RADIUS = {1: 3, 2: 2, 3: 1}
 
 # What the generator leaves out, each a limit or a defect of the compiler
 # that a generated case met (printed with the number of cases it changed).
-# A nonlinear objective of the final state of a loop whose only state is
-# written in place: --stencil-adjoint builds an scf.if with two
-# terminators for it (invalid IR; a defect, left out until it is fixed).
-IN_PLACE_TAIL = ("a nonlinear objective of the final state of a loop whose "
-                 "state is written in place (--stencil-adjoint builds invalid "
-                 "IR for it: an scf.if with two terminators)")
 # Not skipped but steered around: a per-step sum of a state the step wrote
 # in place after an earlier domain read it is refused ("overwrites an array
 # that an earlier domain reads", docs/Adjoint.md), linear steps too; the
@@ -206,8 +200,6 @@ def draw_features(rng, dim, linear):
     f.per_step = rng.random() < 0.6
     f.final = rng.random() < 0.45
     f.accumulate = linear and rng.random() < 0.35
-    if f.final and f.states == 1 and not linear:
-        f.final = not skip(IN_PLACE_TAIL)
     f.radius = rng.randint(1, MAX_RADIUS[dim])
     if f.chained:
         f.radius = max(1, f.radius // 2 + (dim == 1))
