@@ -62,9 +62,11 @@ MAX_RADIUS = {1: 3, 2: 2, 3: 1}
 # What the generator leaves out, each a limit or a defect of the compiler
 # that a generated case met (printed with the number of cases it changed).
 # Not skipped but steered around: a per-step sum of a state the step wrote
-# in place after an earlier domain read it is refused ("overwrites an array
-# that an earlier domain reads", docs/Adjoint.md), linear steps too; the
-# one-state loops sum their temporary instead.
+# in place after an earlier domain read it is refused when that domain's
+# adjoint needs the old state ("overwrites an array that an earlier domain
+# reads", docs/Adjoint.md, section 3.3): a nonlinear step, or a linear one
+# times an active scalar. Those one-state loops sum their temporary
+# instead; the others sum the state.
 SKIPPED = {}
 # stencilgen's ops the steps leave out: fmod(3x, ...) has slope 3, which
 # T steps compound into gradients of 3^T that central differences cannot
@@ -268,10 +270,11 @@ def build_loop(loop, f, states, iters, new_state):
     inits = list(states) if iters else []
     iters = list(iters)
     if f.per_step:
-        # With one state, the sum reads the temporary: a sum of the state
-        # the step overwrote is refused (see SKIPPED above).
+        # With one state, the sum reads the temporary where a sum of the
+        # state the step overwrote is refused (see SKIPPED above).
         b = loop.new_body()
-        value = objective_value(loop, b, new_state if f.states >= 2 else "t")
+        reads_state = f.states >= 2 or (loop.linear and not f.scalar)
+        value = objective_value(loop, b, new_state if reads_state else "t")
         lo, hi = reach(b, loop.rng, loop.dim)
         loop.domain(b, lo, hi, loop.body, "    ", ("%term", value.ssa))
         loop.body.append("    %J1 = arith.addf %J, %term : f64")
