@@ -152,6 +152,7 @@ private:
   LogicalResult emitForwardSweep();
   LogicalResult emitReverseSweep();
   LogicalResult reverseDomain(DomainOp domain);
+  LogicalResult checkClobberedReads(DomainOp domain, DomainOp adjointDomain);
   void emitResets(DomainOp domain, ArrayRef<StoreOp> stores);
 
   func::FuncOp primal;
@@ -169,6 +170,11 @@ private:
   /// replayed by the forward sweep.
   SmallVector<DomainOp> domains;
   llvm::DenseSet<Operation *> replayed;
+  /// Per domain, the arrays it reads that a later replayed domain
+  /// overwrites in the forward sweep, with that domain: the domain's
+  /// adjoint may not read them (checkClobberedReads).
+  llvm::DenseMap<Operation *, SmallVector<std::pair<Value, DomainOp>>>
+      clobbered;
   /// Ops to emit at the end of the adjoint (deallocations).
   SmallVector<Operation *> deferred;
   SmallVector<Value> shadowAllocs;
@@ -379,20 +385,15 @@ LogicalResult FunctionDifferentiator::emitForwardSweep() {
       replayed.insert(domains[i]);
   }
   // Replaying a domain must not clobber values an earlier domain's adjoint
-  // reads: that would need a copy of the array.
+  // reads: that would need a copy of the array. Whether the adjoint reads
+  // them is known once it is built (a linear domain's does not).
   for (size_t k = 0; k < domains.size(); ++k)
     for (size_t j = k + 1; j < domains.size(); ++j) {
       if (!replayed.contains(domains[j]))
         continue;
       for (Value array : writes[j])
-        if (reads[k].contains(array)) {
-          InFlightDiagnostic diag = domains[j].emitOpError(
-              "overwrites an array that an earlier domain reads, and its "
-              "result is needed later; differentiating this would need a "
-              "copy of the array, which is not supported yet");
-          diag.attachNote(domains[k].getLoc()) << "earlier domain reading it";
-          return diag;
-        }
+        if (reads[k].contains(array))
+          clobbered[domains[k]].push_back({array, domains[j]});
     }
 
   for (Operation &op : primal.getBody().front()) {
@@ -548,6 +549,8 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
     YieldOp::create(bodyBuilder, loc, sums);
   }
   eraseDeadOps(body);
+  if (failed(checkClobberedReads(domain, adjointDomain)))
+    return failure();
 
   bool writes = llvm::any_of(*body, [](Operation &op) {
     auto access = dyn_cast<AccessOpInterface>(op);
@@ -564,6 +567,29 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
       top.addAdjoint(builder, loc, capture, sum);
 
   emitResets(domain, state.resets);
+  return success();
+}
+
+LogicalResult
+FunctionDifferentiator::checkClobberedReads(DomainOp domain,
+                                            DomainOp adjointDomain) {
+  for (auto [array, writer] : clobbered.lookup(domain)) {
+    Value replayedArray = top.primal.lookupOrDefault(array);
+    WalkResult reads = adjointDomain.getBody().walk([&](Operation *op) {
+      return llvm::is_contained(op->getOperands(), replayedArray)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (!reads.wasInterrupted())
+      continue;
+    InFlightDiagnostic diag = writer.emitOpError(
+        "overwrites an array that an earlier domain reads, and its result "
+        "is needed later; differentiating this would need a copy of the "
+        "array, which is not supported yet");
+    diag.attachNote(domain.getLoc())
+        << "earlier domain reading it, whose adjoint needs its old values";
+    return diag;
+  }
   return success();
 }
 

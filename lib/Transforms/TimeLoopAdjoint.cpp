@@ -426,7 +426,7 @@ TimeLoopDifferentiator::emitReversedState(Value slot, ValueRange binding) {
                                          slot, zero);
   auto choice =
       scf::IfOp::create(builder, loc, ValueRange(working).getTypes(), fromSlot,
-                        /*withElseRegion=*/true);
+                        /*addThenBlock=*/true, /*addElseBlock=*/true);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(choice.thenBlock());
   if (snapshots->snapshotsCanStandIn()) {

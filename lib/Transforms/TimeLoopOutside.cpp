@@ -284,18 +284,22 @@ TimeLoopDifferentiator::emitReverseOrTail(ValueRange binding,
     return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
   };
   Value index = callIndex(builder, loc, runtime.actionStep, schedule);
+  // Blocks without terminators, whether or not there are shadows (a state
+  // written in place rotates none): both branches yield themselves.
   auto ifTail = scf::IfOp::create(
       builder, loc, ValueRange(shadows).getTypes(),
       compare(arith::CmpIPredicate::eq, index, tripCount),
-      /*withElseRegion=*/true);
+      /*addThenBlock=*/true, /*addElseBlock=*/true);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(ifTail.thenBlock());
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value none = compare(arith::CmpIPredicate::eq, tripCount, zero);
   SmallVector<Value> after;
-  for (auto [now, next] :
-       llvm::zip_equal(shadows, rotate(shadows, plan.rotation)))
-    after.push_back(arith::SelectOp::create(builder, loc, none, now, next));
+  if (!shadows.empty()) {
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value none = compare(arith::CmpIPredicate::eq, tripCount, zero);
+    for (auto [now, next] :
+         llvm::zip_equal(shadows, rotate(shadows, plan.rotation)))
+      after.push_back(arith::SelectOp::create(builder, loc, none, now, next));
+  }
   emitTailAdjointCall(binding, after);
   scf::YieldOp::create(builder, loc, shadows);
   builder.setInsertionPointToStart(ifTail.elseBlock());

@@ -6,7 +6,8 @@
 // that a later domain divides by (so the first domain is replayed and its
 // result gets a gradient), a top-level scalar op on an active scalar, and
 // two returned results (the C interface then returns them through a struct),
-// and a coefficient computed from the induction variables.
+// a coefficient computed from the induction variables, and a replayed
+// domain that overwrites an array an earlier domain reads linearly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,6 +91,37 @@ func.func @position(%u: memref<?x?xf64> {stencil.active},
     %as = arith.mulf %a, %s : f64
     %v = arith.mulf %c, %as : f64
     stencil.store %v to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// A replayed domain that overwrites an array an earlier domain reads
+// linearly: a = u[-1] + u[1] inside, copied back into u, then
+// r = u^2 * sin(u[-1]) from the new u. The copy is replayed for the last
+// domain; the first domain's adjoint does not read u, so nothing it needs
+// is clobbered (docs/Adjoint.md, section 3.3).
+func.func @linear_clobber(%u: memref<?xf64> {stencil.active},
+                          %a: memref<?xf64> {stencil.active},
+                          %r: memref<?xf64> {stencil.active}, %n: index) {
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  stencil.domain (%i) = (1) to (%nm1) {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    %z = stencil.gather %u[1] : memref<?xf64>
+    %y = arith.addf %x, %z : f64
+    stencil.store %y to %a : memref<?xf64>
+  }
+  stencil.domain (%i) = (1) to (%nm1) {
+    %x = stencil.gather %a[0] : memref<?xf64>
+    stencil.store %x to %u : memref<?xf64>
+  }
+  stencil.domain (%i) = (1) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %w = stencil.gather %u[-1] : memref<?xf64>
+    %s = math.sin %w : f64
+    %x2 = arith.mulf %x, %x : f64
+    %y = arith.mulf %x2, %s : f64
+    stencil.store %y to %r : memref<?xf64>
   }
   return
 }

@@ -655,3 +655,93 @@ func.func @cut2d(%a0: memref<?x?xf64> {stencil.active},
   }
   return %res#2 : f64
 }
+
+// A 1-D reaction-diffusion whose state is written in place (no iter_args):
+// tmp = u + k (u[-1] - 2 u + u[1]) + 1/4 u[-1] u[1] inside, copied back
+// into u, and a nonlinear objective of the final state after the loop,
+// sum_i c[i] u_T[i]^2 (the tail). The steps' adjoints and the tail's read
+// the state, so the schedule reverses T + 1 steps, the last being the
+// tail, on the arrays the caller passed (no rotated array, no shadow to
+// rotate).
+func.func @react1d_final(%u: memref<?xf64> {stencil.active},
+                         %tmp: memref<?xf64> {stencil.active},
+                         %c: memref<?xf64> {stencil.active},
+                         %k: f64 {stencil.active}, %n: index,
+                         %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nm1 = arith.subi %n, %c1 : index
+  scf.for %t = %c0 to %steps step %c1 {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %quarter = arith.constant 0.25 : f64
+      %a = stencil.gather %u[-1] : memref<?xf64>
+      %x = stencil.gather %u[0] : memref<?xf64>
+      %b = stencil.gather %u[1] : memref<?xf64>
+      %ab = arith.addf %a, %b : f64
+      %x2 = arith.mulf %two, %x : f64
+      %lap = arith.subf %ab, %x2 : f64
+      %kl = arith.mulf %k, %lap : f64
+      %p = arith.mulf %a, %b : f64
+      %qp = arith.mulf %quarter, %p : f64
+      %y = arith.addf %x, %kl : f64
+      %v = arith.addf %y, %qp : f64
+      stencil.store %v to %tmp : memref<?xf64>
+    }
+    stencil.domain (%i) = (1) to (%nm1) {
+      %v = stencil.gather %tmp[0] : memref<?xf64>
+      stencil.store %v to %u : memref<?xf64>
+    }
+  }
+  %J = stencil.domain (%i) = (0) to (%n) -> f64 {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %cc = stencil.gather %c[0] : memref<?xf64>
+    %x2 = arith.mulf %x, %x : f64
+    %y = arith.mulf %cc, %x2 : f64
+    stencil.yield %y : f64
+  }
+  return %J : f64
+}
+
+// A linear 1-D diffusion whose state is written in place, tmp = u + k
+// (u[-1] - 2 u + u[1]) copied back into u, with a per-step sum of the state
+// just written, J = sum_t sum_i g[i] u_{t+1}[i]. The step's adjoint replays
+// the copy into u for the sum, after the first domain read u: allowed
+// because that domain's adjoint (linear) does not read u. Nothing reads the
+// state, so no schedule keeps any (the dot-product test applies).
+func.func @heat1d_sum(%u: memref<?xf64> {stencil.active},
+                      %tmp: memref<?xf64> {stencil.active},
+                      %g: memref<?xf64>, %k: f64, %n: index,
+                      %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %nm1 = arith.subi %n, %c1 : index
+  %S = scf.for %t = %c0 to %steps step %c1 iter_args(%acc = %zero) -> (f64) {
+    stencil.domain (%i) = (1) to (%nm1) {
+      %two = arith.constant 2.0 : f64
+      %a = stencil.gather %u[-1] : memref<?xf64>
+      %x = stencil.gather %u[0] : memref<?xf64>
+      %b = stencil.gather %u[1] : memref<?xf64>
+      %ab = arith.addf %a, %b : f64
+      %x2 = arith.mulf %two, %x : f64
+      %lap = arith.subf %ab, %x2 : f64
+      %kl = arith.mulf %k, %lap : f64
+      %v = arith.addf %x, %kl : f64
+      stencil.store %v to %tmp : memref<?xf64>
+    }
+    stencil.domain (%i) = (1) to (%nm1) {
+      %v = stencil.gather %tmp[0] : memref<?xf64>
+      stencil.store %v to %u : memref<?xf64>
+    }
+    %q = stencil.domain (%i) = (0) to (%n) -> f64 {
+      %x = stencil.gather %u[0] : memref<?xf64>
+      %w = stencil.gather %g[0] : memref<?xf64>
+      %y = arith.mulf %w, %x : f64
+      stencil.yield %y : f64
+    }
+    %acc1 = arith.addf %acc, %q : f64
+    scf.yield %acc1 : f64
+  }
+  return %S : f64
+}

@@ -61,16 +61,12 @@ MAX_RADIUS = {1: 3, 2: 2, 3: 1}
 
 # What the generator leaves out, each a limit or a defect of the compiler
 # that a generated case met (printed with the number of cases it changed).
-# A nonlinear objective of the final state of a loop whose only state is
-# written in place: --stencil-adjoint builds an scf.if with two
-# terminators for it (invalid IR; a defect, left out until it is fixed).
-IN_PLACE_TAIL = ("a nonlinear objective of the final state of a loop whose "
-                 "state is written in place (--stencil-adjoint builds invalid "
-                 "IR for it: an scf.if with two terminators)")
 # Not skipped but steered around: a per-step sum of a state the step wrote
-# in place after an earlier domain read it is refused ("overwrites an array
-# that an earlier domain reads", docs/Adjoint.md), linear steps too; the
-# one-state loops sum their temporary instead.
+# in place after an earlier domain read it is refused when that domain's
+# adjoint needs the old state ("overwrites an array that an earlier domain
+# reads", docs/Adjoint.md, section 3.3): a nonlinear step, or a linear one
+# times an active scalar. Those one-state loops sum their temporary
+# instead; the others sum the state.
 SKIPPED = {}
 # stencilgen's ops the steps leave out: fmod(3x, ...) has slope 3, which
 # T steps compound into gradients of 3^T that central differences cannot
@@ -206,8 +202,6 @@ def draw_features(rng, dim, linear):
     f.per_step = rng.random() < 0.6
     f.final = rng.random() < 0.45
     f.accumulate = linear and rng.random() < 0.35
-    if f.final and f.states == 1 and not linear:
-        f.final = not skip(IN_PLACE_TAIL)
     f.radius = rng.randint(1, MAX_RADIUS[dim])
     if f.chained:
         f.radius = max(1, f.radius // 2 + (dim == 1))
@@ -276,10 +270,11 @@ def build_loop(loop, f, states, iters, new_state):
     inits = list(states) if iters else []
     iters = list(iters)
     if f.per_step:
-        # With one state, the sum reads the temporary: a sum of the state
-        # the step overwrote is refused (see SKIPPED above).
+        # With one state, the sum reads the temporary where a sum of the
+        # state the step overwrote is refused (see SKIPPED above).
         b = loop.new_body()
-        value = objective_value(loop, b, new_state if f.states >= 2 else "t")
+        reads_state = f.states >= 2 or (loop.linear and not f.scalar)
+        value = objective_value(loop, b, new_state if reads_state else "t")
         lo, hi = reach(b, loop.rng, loop.dim)
         loop.domain(b, lo, hi, loop.body, "    ", ("%term", value.ssa))
         loop.body.append("    %J1 = arith.addf %J, %term : f64")

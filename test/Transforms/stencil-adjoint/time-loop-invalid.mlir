@@ -446,3 +446,38 @@ func.func @prologue_without_rule(%a: memref<?xf64> {stencil.active},
   }
   return %r#2 : f64
 }
+
+// -----
+
+// A per-step sum of a state written in place: the step's adjoint replays
+// the copy into %u for it, which clobbers the %u the first domain's adjoint
+// needs (it is nonlinear in %u). The linear step is accepted
+// (clobber-linear.mlir).
+func.func @inplace_sum_nonlinear(%u: memref<?xf64> {stencil.active},
+                                 %t: memref<?xf64> {stencil.active},
+                                 %n: index, %steps: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %S = scf.for %it = %c0 to %steps step %c1 iter_args(%acc = %z) -> (f64) {
+    // expected-note@+1 {{earlier domain reading it, whose adjoint needs its old values}}
+    stencil.domain (%i) = (1) to (%n - 1) {
+      %a = stencil.gather %u[-1] : memref<?xf64>
+      %b = stencil.gather %u[1] : memref<?xf64>
+      %s = arith.mulf %a, %b : f64
+      stencil.store %s to %t : memref<?xf64>
+    }
+    // expected-error@+1 {{'stencil.domain' op overwrites an array that an earlier domain reads, and its result is needed later}}
+    stencil.domain (%i) = (1) to (%n - 1) {
+      %a = stencil.gather %t[0] : memref<?xf64>
+      stencil.store %a to %u : memref<?xf64>
+    }
+    %q = stencil.domain (%i) = (0) to (%n) -> (f64) {
+      %a = stencil.gather %u[0] : memref<?xf64>
+      stencil.yield %a : f64
+    }
+    %acc1 = arith.addf %acc, %q : f64
+    scf.yield %acc1 : f64
+  }
+  return %S : f64
+}
