@@ -220,6 +220,14 @@ static void printPrototype(const CEntryPoint &entry, raw_ostream &os) {
     os << " process grid: each array is the rank's block with " << entry.halo
        << " halo points per side (docs/Distributed.md).\n";
   }
+  if (!entry.adjointOf.empty())
+    os << "/// Adjoint of @" << entry.adjointOf << ": pass @" << entry.adjointOf
+       << "'s arguments as they were before @" << entry.adjointOf
+       << " ran (the adjoint recomputes what it needs from them).\n"
+       << "/// A call of @" << entry.adjointOf
+       << " overwrites the arrays it writes (a time loop advances its\n"
+       << "/// states): keep copies from before it. This call may overwrite"
+       << " them too.\n";
   SmallVector<std::string> params;
   std::string returnType = "void";
   if (entry.resultKind == CEntryPoint::ResultKind::Return)
