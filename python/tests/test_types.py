@@ -7,7 +7,7 @@ import pytest
 import stencilad
 
 F32 = """
-func.func @smooth32(%out: memref<?xf32>, %in: memref<?xf32> {stencil.active},
+func.func @smooth32(%out: memref<?xf32> {stencil.active}, %in: memref<?xf32> {stencil.active},
                     %a: f32, %n: index) {
   stencil.domain (%i) = (1) to (%n - 1) {
     %l = stencil.gather %in[-1] : memref<?xf32>
@@ -86,7 +86,7 @@ def test_signature_from_the_ir():
 
 
 STATIC = """
-func.func @corner(%out: memref<?x?xf64>, %in: memref<4x4xf64> {stencil.active},
+func.func @corner(%out: memref<?x?xf64> {stencil.active}, %in: memref<4x4xf64> {stencil.active},
                   %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
     %x = stencil.gather %in[0, 0] : memref<4x4xf64>
