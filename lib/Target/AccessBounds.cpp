@@ -243,7 +243,7 @@ void Planner::record(const View &view, ArrayRef<IndexRange> indices, bool writes
       AccessBound bound{arg, unsigned(dim), r.lo, r.hi, when, writes};
       std::string key;
       llvm::raw_string_ostream os(key);
-      os << FunctionAccessBounds{{bound}, {}, {}}.toJSON();
+      os << FunctionAccessBounds{{bound}, {}, {}, {}}.toJSON();
       if (seen.insert(key).second)
         out.bounds.push_back(std::move(bound));
     }

@@ -347,7 +347,7 @@ static std::string shapeKey(const AccessBound &bound) {
   shape.writes = false;
   std::string key;
   llvm::raw_string_ostream os(key);
-  os << FunctionAccessBounds{{shape}, {}, {}}.toJSON();
+  os << FunctionAccessBounds{{shape}, {}, {}, {}}.toJSON();
   return key;
 }
 
