@@ -184,20 +184,9 @@ void FunctionEmitter::declareRuntime() {
   }
 }
 
-/// `file:line:col: 'name'`, what the run-time checks print first.
-static std::string describe(func::FuncOp func) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = func.getLoc()->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn() << ": ";
-  os << "'" << func.getSymName() << "'";
-  return text;
-}
-
 void FunctionEmitter::emitBlock() {
   where = cString(("stencil_dist_where_" + dist.func.getSymName()).str(),
-                  describe(dist.func));
+                  describeForRuntime(dist.func));
   // The pass bounds the product by 2^31 - 1 (checkOptions).
   int64_t processes = 1;
   for (int64_t p : grid)

@@ -10,6 +10,7 @@
 #include "Stencil/Target/CInterface.h"
 
 #include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -402,4 +403,13 @@ void mlir::stencil::printCInterfaceJSON(
       {"descriptor_fields", std::move(fields)},
       {"entry_points", std::move(entries)}});
   os << "\n";
+}
+
+PlanAfterPrepareABI::PlanAfterPrepareABI()
+    : prepareABI(createStencilPrepareABIPass()->getArgument()) {}
+
+void PlanAfterPrepareABI::runAfterPass(Pass *pass, Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (module && pass->getArgument() == prepareABI)
+    plan = planCInterface(module);
 }

@@ -13,6 +13,7 @@
 
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Target/AccessBounds.h"
+#include "Stencil/Support/Declare.h"
 #include "Stencil/Target/CInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -327,18 +328,6 @@ LogicalResult CheckEmitter::check(const AccessBound &bound) {
   return success();
 }
 
-/// `FILE:LINE:COL: 'name'`, the prefix of the distributed code's run-time
-/// messages too.
-static std::string describe(func::FuncOp func) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = func.getLoc()->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn() << ": ";
-  os << "'" << func.getSymName() << "'";
-  return text;
-}
-
 /// The key of a bound without its constant parts: bounds that share it
 /// differ only in how far they reach, and one check covers them all.
 static std::string shapeKey(const AccessBound &bound) {
@@ -404,7 +393,7 @@ LogicalResult CheckEmitter::emit(const FunctionAccessBounds &plan) {
   std::vector<AccessBound> bounds = mergeBounds(plan);
   if (bounds.empty())
     return success();
-  where = reporter.string(b, loc, describe(func));
+  where = reporter.string(b, loc, describeForRuntime(func));
   for (const AccessBound &bound : bounds)
     if (failed(check(bound)))
       return failure();

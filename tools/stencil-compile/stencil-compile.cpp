@@ -75,26 +75,6 @@ static cl::list<std::string>
             cl::desc("Keep only these functions external (comma-separated)"),
             cl::CommaSeparated, cl::value_desc("symbol"));
 
-namespace {
-/// Plans the C interface from the module as --stencil-prepare-abi leaves
-/// it: after it, the functions are still `func.func` with their memref
-/// types, and every function the earlier passes added (adjoints) is there.
-struct PlanAfterPrepareABI : public PassInstrumentation {
-  PlanAfterPrepareABI()
-      : prepareABI(stencil::createStencilPrepareABIPass()->getArgument()) {}
-
-  void runAfterPass(Pass *pass, Operation *op) override {
-    auto module = dyn_cast<ModuleOp>(op);
-    if (module && pass->getArgument() == prepareABI)
-      plan = stencil::planCInterface(module);
-  }
-
-  std::string prepareABI;
-  /// Unset until prepare-abi has run; a failure has been reported.
-  std::optional<FailureOr<std::vector<stencil::CEntryPoint>>> plan;
-};
-} // namespace
-
 static LogicalResult writeFile(StringRef path, StringRef contents) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
@@ -299,7 +279,7 @@ runPasses(ModuleOp module, const PassPipelineCLParser &passes,
   // Whatever the passes, only LLVM and OpenMP ops may reach the
   // translation; anything else gets a located error here.
   pm.addPass(stencil::createStencilVerifyLoweredPass());
-  auto *abi = new PlanAfterPrepareABI();
+  auto *abi = new stencil::PlanAfterPrepareABI();
   pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(abi));
   prepareABI = abi->prepareABI;
   if (failed(pm.run(module)) || (abi->plan && failed(*abi->plan)))

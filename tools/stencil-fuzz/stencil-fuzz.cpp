@@ -68,22 +68,6 @@ struct VerifyAfterEachPass : public PassInstrumentation {
   }
 };
 
-/// Plans the C interface where stencil-compile does: after
-/// --stencil-prepare-abi.
-struct PlanAfterPrepareABI : public PassInstrumentation {
-  PlanAfterPrepareABI()
-      : prepareABI(stencil::createStencilPrepareABIPass()->getArgument()) {}
-
-  void runAfterPass(Pass *pass, Operation *op) override {
-    auto module = dyn_cast<ModuleOp>(op);
-    if (module && pass->getArgument() == prepareABI)
-      plan = stencil::planCInterface(module);
-  }
-
-  std::string prepareABI;
-  std::optional<FailureOr<std::vector<stencil::CEntryPoint>>> plan;
-};
-
 /// What every pipeline of one input shares.
 struct Input {
   ModuleOp module;
@@ -148,7 +132,7 @@ static void runPipeline(MLIRContext &context, const Input &input,
   PassManager pm(&context);
   pm.enableVerifier(false);
   pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>());
-  auto *abi = new PlanAfterPrepareABI();
+  auto *abi = new stencil::PlanAfterPrepareABI();
   pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(abi));
   // Options from the input's comments may be invalid: the option parser
   // says why on stderr.

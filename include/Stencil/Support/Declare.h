@@ -1,7 +1,8 @@
 //===- Declare.h - Declarations of run-time functions ----------*- C++ -*-===//
 //
 // The one way the passes declare the run-time functions they call (the
-// checkpointing, distributed and GPU libraries, OpenMP).
+// checkpointing, distributed and GPU libraries, OpenMP), and how the
+// run-time checks they generate name the function they guard.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
 
 namespace mlir::stencil {
 
@@ -30,6 +34,19 @@ inline func::FuncOp lookupOrDeclareFunction(ModuleOp module, StringRef name,
   decl.setPrivate();
   markRuntimeSymbol(decl);
   return decl;
+}
+
+/// `FILE:LINE:COL: 'name'` of `func`: how the run-time checks the passes
+/// generate (the bounds of the C entry points, the distributed grid) begin
+/// their messages, so that the user finds the function in the source.
+inline std::string describeForRuntime(func::FuncOp func) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = func.getLoc()->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  os << "'" << func.getSymName() << "'";
+  return text;
 }
 
 } // namespace mlir::stencil

@@ -12,11 +12,13 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "Stencil/Target/AccessBounds.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,6 +117,20 @@ std::string getHeaderGuard(StringRef source, StringRef headerName);
 /// together.
 LogicalResult emitCHeader(ModuleOp module, StringRef source,
                           StringRef headerName, raw_ostream &os);
+
+/// Plans the C interface where the tools need it: right after
+/// --stencil-prepare-abi, when the functions are still `func.func` with
+/// their memref types and every function the earlier passes added (the
+/// adjoints) is there. Attach it to the pass manager that lowers the module.
+struct PlanAfterPrepareABI : public PassInstrumentation {
+  PlanAfterPrepareABI();
+  void runAfterPass(Pass *pass, Operation *op) override;
+
+  /// Unset until prepare-abi has run; a failure has been reported.
+  std::optional<FailureOr<std::vector<CEntryPoint>>> plan;
+  /// The pass's command-line argument, for messages.
+  std::string prepareABI;
+};
 
 } // namespace mlir::stencil
 
