@@ -238,10 +238,12 @@ Value CheckEmitter::argument(unsigned index) {
 /// `a + x`, flagged if the sum overflows 128 bits: both operands have one
 /// sign and the sum the other.
 Exact CheckEmitter::add(Exact a, Value x) {
+  // Every intermediate named: the IR must not depend on the host
+  // compiler's order of evaluating arguments.
   Value sum = arith::AddIOp::create(b, loc, a.value, x);
-  Value signs = arith::AndIOp::create(
-      b, loc, arith::XOrIOp::create(b, loc, a.value, sum),
-      arith::XOrIOp::create(b, loc, x, sum));
+  Value fromA = arith::XOrIOp::create(b, loc, a.value, sum);
+  Value fromX = arith::XOrIOp::create(b, loc, x, sum);
+  Value signs = arith::AndIOp::create(b, loc, fromA, fromX);
   return {sum, any(a.overflow, cmp(arith::CmpIPredicate::slt, signs, wide(0)))};
 }
 
@@ -303,8 +305,9 @@ LogicalResult CheckEmitter::check(const AccessBound &bound) {
         memref::DimOp::create(b, loc, func.getArgument(k), dim));
     Value wideExtent =
         arith::ExtSIOp::create(b, loc, b.getIntegerType(128), extent);
-    Value outside = any(cmp(arith::CmpIPredicate::slt, lo.value, wide(0)),
-                        cmp(arith::CmpIPredicate::sge, hi.value, wideExtent));
+    Value below = cmp(arith::CmpIPredicate::slt, lo.value, wide(0));
+    Value above = cmp(arith::CmpIPredicate::sge, hi.value, wideExtent);
+    Value outside = any(below, above);
     Value failed = any(overflow, arith::AndIOp::create(b, loc, happens, outside));
     FailureOr<LLVM::LLVMFuncOp> report = reporter.function();
     if (::mlir::failed(report))
@@ -312,8 +315,9 @@ LogicalResult CheckEmitter::check(const AccessBound &bound) {
     auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    Value fits = arith::AndIOp::create(b, loc, fitsIn64(lo.value),
-                                       fitsIn64(hi.value));
+    Value loFits = fitsIn64(lo.value);
+    Value hiFits = fitsIn64(hi.value);
+    Value fits = arith::AndIOp::create(b, loc, loFits, hiFits);
     Value tooWide = any(overflow, cmp(arith::CmpIPredicate::eq, fits,
                                       constant(b.getI1Type(), 0)));
     LLVM::CallOp::create(
