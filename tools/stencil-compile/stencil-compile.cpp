@@ -248,20 +248,7 @@ static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  AsmParserState asmState;
-  OwningOpRef<ModuleOp> module =
-      ModuleOp::create(FileLineColLoc::get(&context, inputFile, 1, 1));
-  if (failed(parseAsmSourceFile(sourceMgr, module->getBody(),
-                                ParserConfig(&context), &asmState)))
-    return nullptr;
-  // A file holding one explicit module: use it.
-  if (llvm::hasSingleElement(*module->getBody()))
-    if (auto inner = dyn_cast<ModuleOp>(module->getBody()->front())) {
-      inner->remove();
-      module = inner;
-    }
-  stencil::nameArgumentsFromSource(*module, asmState);
-  return module;
+  return stencil::parseSourceWithNames(sourceMgr, context, inputFile);
 }
 
 /// Runs the passes (default convert-to-omp), then --stencil-verify-lowered;

@@ -168,19 +168,7 @@ static void runPipeline(MLIRContext &context, const Input &input,
 /// module is the module, and arguments are named after the source.
 static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
                                         llvm::SourceMgr &sourceMgr) {
-  AsmParserState asmState;
-  OwningOpRef<ModuleOp> module =
-      ModuleOp::create(FileLineColLoc::get(&context, "input", 1, 1));
-  if (failed(parseAsmSourceFile(sourceMgr, module->getBody(),
-                                ParserConfig(&context), &asmState)))
-    return nullptr;
-  if (llvm::hasSingleElement(*module->getBody()))
-    if (auto inner = dyn_cast<ModuleOp>(module->getBody()->front())) {
-      inner->remove();
-      module = inner;
-    }
-  stencil::nameArgumentsFromSource(*module, asmState);
-  return module;
+  return stencil::parseSourceWithNames(sourceMgr, context, "input");
 }
 
 /// The input's name in the header: the file of its module's location, so

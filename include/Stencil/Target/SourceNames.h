@@ -9,6 +9,7 @@
 #ifndef STENCIL_TARGET_SOURCENAMES_H
 #define STENCIL_TARGET_SOURCENAMES_H
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -39,6 +40,28 @@ inline void nameArgumentsFromSource(ModuleOp module,
                                 arg.getLoc()));
     }
   });
+}
+
+/// Parses the main buffer of `sourceMgr` as the tools do: a file holding
+/// one explicit module is that module, the module's location names
+/// `fileName`, and arguments are named after the source. Null on a parse
+/// error (reported through the context).
+inline OwningOpRef<ModuleOp> parseSourceWithNames(llvm::SourceMgr &sourceMgr,
+                                                  MLIRContext &context,
+                                                  StringRef fileName) {
+  AsmParserState asmState;
+  OwningOpRef<ModuleOp> module =
+      ModuleOp::create(FileLineColLoc::get(&context, fileName, 1, 1));
+  if (failed(parseAsmSourceFile(sourceMgr, module->getBody(),
+                                ParserConfig(&context), &asmState)))
+    return nullptr;
+  if (llvm::hasSingleElement(*module->getBody()))
+    if (auto inner = dyn_cast<ModuleOp>(module->getBody()->front())) {
+      inner->remove();
+      module = inner;
+    }
+  nameArgumentsFromSource(*module, asmState);
+  return module;
 }
 
 } // namespace mlir::stencil
