@@ -66,15 +66,9 @@ void mlir::stencil::buildConvertToOMPPipeline(
     toGather.boundary = options.boundary;
     toGather.maxExactNests = options.maxExactNests;
     toGather.maxGatherOps = options.maxGatherOps;
-    toGather.fuseReset = options.fuseReset;
-    toGather.resetBlock = options.resetBlock;
-    toGather.resetRows = options.resetRows;
-    toGather.oneOuterLoop = options.oneOuterLoop;
-    toGather.fuseInit = options.fuseInit;
-    toGather.peelInnermost = options.peelInnermost;
-    toGather.peelOuter = options.peelOuter;
-    toGather.splitSlabs = options.splitSlabs;
-    toGather.maxSplitStatements = options.maxSplitStatements;
+#define STENCIL_GATHER_SWITCH(TYPE, MEMBER, NAME, DESCRIPTION)                 \
+  toGather.MEMBER = options.MEMBER;
+#include "Stencil/Pipelines/GatherSwitches.def"
     pm.addPass(createStencilScatterToGatherPass(toGather));
   }
   pm.addPass(createConvertStencilToAffinePass(toAffine));

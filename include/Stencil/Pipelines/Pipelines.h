@@ -11,6 +11,7 @@
 
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/GPU/Passes.h"
+#include "Stencil/Target/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -20,7 +21,6 @@ class OpPassManager;
 
 namespace mlir::stencil {
 
-/// Options of the `convert-to-omp` pipeline.
 /// The option of both pipelines that turns off the bounds checks at the C
 /// entry points (--stencil-check-abi-bounds, docs/ABI.md "Bounds checks"),
 /// and its description.
@@ -29,133 +29,40 @@ inline constexpr llvm::StringLiteral kCheckBoundsDescription =
     "Check at entry of each C entry point that its arrays cover what the "
     "call accesses (--stencil-check-abi-bounds; 0: unchecked, for speed)";
 
+/// Options of the `convert-to-omp` pipeline, in two parts: the options a
+/// user sets, then the experiment switches, each at its best setting by
+/// default and kept so that the benchmarks (bench/variants.json) can measure
+/// what it buys. The help marks the latter "[experiment]". Where an option
+/// is also a pass's option, its default is the pass's (the options struct
+/// tablegen generates from Passes.td), written nowhere else.
 struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
+  //===--------------------------------------------------------------------===//
+  // Options for users
+  //===--------------------------------------------------------------------===//
+
   PassOptions::Option<ScatterLowering> scatter{
       *this, "scatter", llvm::cl::desc("How domains that scatter run"),
       llvm::cl::init(ScatterLowering::Gather), scatterLoweringValues()};
   PassOptions::Option<BoundaryStrategy> boundary{
       *this, "boundary",
       llvm::cl::desc("Boundary nests of the gather form"),
-      llvm::cl::init(BoundaryStrategy::Compact), boundaryStrategyValues()};
+      llvm::cl::init(StencilScatterToGatherPassOptions().boundary),
+      boundaryStrategyValues()};
   PassOptions::Option<uint64_t> maxExactNests{
       *this, "max-exact-nests",
       llvm::cl::desc("Above this many boxes, boundary=exact falls back to "
                      "compact (with a remark)"),
-      llvm::cl::init(kDefaultMaxExactNests)};
+      llvm::cl::init(StencilScatterToGatherPassOptions().maxExactNests)};
   PassOptions::Option<uint64_t> maxGatherOps{
       *this, "max-gather-ops",
       llvm::cl::desc("Fail on a domain whose gather form would clone more "
                      "body ops than this"),
-      llvm::cl::init(kDefaultMaxGatherOps)};
-  PassOptions::Option<bool> cut{
-      *this, "cut",
-      llvm::cl::desc("Before the gather conversion, store values that "
-                     "statements at several shifts share in temporary "
-                     "arrays (--stencil-cut-shared)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<uint64_t> cutMinGain{
-      *this, "cut-min-gain",
-      llvm::cl::desc("Cut a value only if it saves at least this many ops "
-                     "per point and gather nest"),
-      llvm::cl::init(kDefaultCutMinGain)};
-  PassOptions::Option<uint64_t> cutRingMinGain{
-      *this, "cut-ring-min-gain",
-      llvm::cl::desc("Where cut-min-gain cuts nothing, cut values that save "
-                     "at least this many ops if the temporaries become "
-                     "rings of planes (with ring-cut, one-outer-loop and "
-                     "boundary=compact; 0: never)"),
-      llvm::cl::init(kDefaultCutRingMinGain)};
-  PassOptions::Option<bool> cutPadded{
-      *this, "cut-padded",
-      llvm::cl::desc("Write cut domains whose statements are cut values "
-                     "times constants as gathers over zero-bordered "
-                     "temporaries (no boundary nests)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> hoistTemporaries{
-      *this, "hoist-temporaries",
-      llvm::cl::desc("Allocate the temporaries of functions called in loops "
-                     "(the cut's, in reversed time loops) once, before the "
-                     "loop (--stencil-hoist-temporaries)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> ringCut{
-      *this, "ring-cut",
-      llvm::cl::desc("Keep the cut's temporaries as per-thread rings of "
-                     "planes filled inside the gather sweep "
-                     "(--stencil-ring-cut)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> fuseReset{
-      *this, "fuse-reset",
-      llvm::cl::desc("Fuse the reset of output adjoints into the gather "
-                     "sweep"),
-      llvm::cl::init(true)};
-  PassOptions::Option<int64_t> resetBlock{
-      *this, "reset-block",
-      llvm::cl::desc("Iterations of dimension 0 per block of the fused "
-                     "reset (0: one block per thread, sized at run time, at "
-                     "least a default for the rank)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<bool> splitSlabs{
-      *this, "split-slabs",
-      llvm::cl::desc("Run guarded slabs of two or more dimensions as one "
-                     "unguarded nest per statement (no masked vector code)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<unsigned> maxSplitStatements{
-      *this, "max-split-statements",
-      llvm::cl::desc("split-slabs splits only slabs of at most this many "
-                     "statements"),
-      llvm::cl::init(kDefaultMaxSplitStatements)};
-  PassOptions::Option<bool> oneOuterLoop{
-      *this, "one-outer-loop",
-      llvm::cl::desc("Run dimension 0's slabs in the core's parallel loop "
-                     "(its union with them, or the first and last block of "
-                     "a fused reset), not in loops of their own"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> peelInnermost{
-      *this, "peel-innermost",
-      llvm::cl::desc("Run the innermost dimension's slabs as straight-line "
-                     "points where its extent allows (2-D and up)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> peelOuter{
-      *this, "peel-outer",
-      llvm::cl::desc("With peel-innermost, run the outer dimensions' slabs "
-                     "as points too, each over the statements valid there"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> fuseInit{
-      *this, "fuse-init",
-      llvm::cl::desc("Fuse a centre store right before a scatter domain, "
-                     "into an array the scatter only adds to, into its "
-                     "gather sweep as the first contribution"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> resetRows{
-      *this, "reset-rows",
-      llvm::cl::desc("In 2-D and up, reset each row of the output adjoint "
-                     "right after its last reader, not whole planes"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> gpuIndex32{
-      *this, "gpu-index32",
-      llvm::cl::desc("Run the GPU route's 32-bit index narrowing "
-                     "(--stencil-narrow-gpu-indices) on these nests: tests "
-                     "it where there is no GPU; no speed-up is claimed"),
-      llvm::cl::init(false)};
-  PassOptions::Option<int64_t> gpuCoarsen{
-      *this, "gpu-coarsen",
-      llvm::cl::desc("Run the GPU route's coarsening "
-                     "(--stencil-coarsen-gpu-nests) with this factor on "
-                     "these nests (1: not at all; 0: chosen per nest): "
-                     "tests it where there is no GPU; no speed-up is "
-                     "claimed"),
-      llvm::cl::init(1)};
+      llvm::cl::init(StencilScatterToGatherPassOptions().maxGatherOps)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Allow FMA contraction (changes results in the last "
                      "bits)"),
       llvm::cl::init(false)};
-  PassOptions::Option<unsigned> vectorWidth1D{
-      *this, "vector-width-1d",
-      llvm::cl::desc("Preferred vector width, in bits, of functions whose "
-                     "stencil domains are all one-dimensional "
-                     "(--stencil-vector-width; 0: LLVM's choice)"),
-      llvm::cl::init(256)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions and "
@@ -164,6 +71,75 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
   PassOptions::Option<bool> checkBounds{
       *this, kCheckBoundsOption, llvm::cl::desc(kCheckBoundsDescription),
       llvm::cl::init(true)};
+
+  //===--------------------------------------------------------------------===//
+  // Experiment switches
+  //===--------------------------------------------------------------------===//
+
+  PassOptions::Option<bool> cut{
+      *this, "cut",
+      llvm::cl::desc("[experiment] Before the gather conversion, store "
+                     "values that statements at several shifts share in "
+                     "temporary arrays (--stencil-cut-shared)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<uint64_t> cutMinGain{
+      *this, "cut-min-gain",
+      llvm::cl::desc("[experiment] Cut a value only if it saves at least "
+                     "this many ops per point and gather nest"),
+      llvm::cl::init(StencilCutSharedPassOptions().minGain)};
+  PassOptions::Option<uint64_t> cutRingMinGain{
+      *this, "cut-ring-min-gain",
+      llvm::cl::desc("[experiment] Where cut-min-gain cuts nothing, cut "
+                     "values that save at least this many ops if the "
+                     "temporaries become rings of planes (with ring-cut, "
+                     "one-outer-loop and boundary=compact; 0: never)"),
+      llvm::cl::init(kDefaultCutRingMinGain)};
+  PassOptions::Option<bool> cutPadded{
+      *this, "cut-padded",
+      llvm::cl::desc("[experiment] Write cut domains whose statements are "
+                     "cut values times constants as gathers over "
+                     "zero-bordered temporaries (no boundary nests)"),
+      llvm::cl::init(StencilCutSharedPassOptions().padded)};
+  PassOptions::Option<bool> hoistTemporaries{
+      *this, "hoist-temporaries",
+      llvm::cl::desc("[experiment] Allocate the temporaries of functions "
+                     "called in loops (the cut's, in reversed time loops) "
+                     "once, before the loop (--stencil-hoist-temporaries)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> ringCut{
+      *this, "ring-cut",
+      llvm::cl::desc("[experiment] Keep the cut's temporaries as per-thread "
+                     "rings of planes filled inside the gather sweep "
+                     "(--stencil-ring-cut)"),
+      llvm::cl::init(true)};
+  // The switches of --stencil-scatter-to-gather, under its names.
+#define STENCIL_GATHER_SWITCH(TYPE, MEMBER, NAME, DESCRIPTION)                 \
+  PassOptions::Option<TYPE> MEMBER{                                            \
+      *this, NAME, llvm::cl::desc("[experiment] " DESCRIPTION),                \
+      llvm::cl::init(StencilScatterToGatherPassOptions().MEMBER)};
+#include "Stencil/Pipelines/GatherSwitches.def"
+  PassOptions::Option<bool> gpuIndex32{
+      *this, "gpu-index32",
+      llvm::cl::desc("[experiment] Run the GPU route's 32-bit index "
+                     "narrowing (--stencil-narrow-gpu-indices) on these "
+                     "nests: tests it where there is no GPU; no speed-up is "
+                     "claimed"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> gpuCoarsen{
+      *this, "gpu-coarsen",
+      llvm::cl::desc("[experiment] Run the GPU route's coarsening "
+                     "(--stencil-coarsen-gpu-nests) with this factor on "
+                     "these nests (1: not at all; 0: chosen per nest): "
+                     "tests it where there is no GPU; no speed-up is "
+                     "claimed"),
+      llvm::cl::init(1)};
+  PassOptions::Option<unsigned> vectorWidth1D{
+      *this, "vector-width-1d",
+      llvm::cl::desc("[experiment] Preferred vector width, in bits, of "
+                     "functions whose stencil domains are all "
+                     "one-dimensional (--stencil-vector-width; 0: LLVM's "
+                     "choice)"),
+      llvm::cl::init(StencilVectorWidthPassOptions().rank1Width)};
 };
 
 /// Builds the pipeline from stencil IR to the LLVM dialect with OpenMP:
