@@ -48,32 +48,42 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+/// The options of this tool, which --help lists; every other option linked
+/// in (LLVM's code generators, MLIR's, the list of passes) is hidden, see
+/// hideOtherOptions.
+static cl::OptionCategory compileOptions("Options of stencil-compile");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(compileOptions));
 static cl::opt<std::string>
     outputFile("o", cl::desc("Object file, or shared library with --shared"),
-               cl::value_desc("file"), cl::Required);
+               cl::value_desc("file"), cl::Required, cl::cat(compileOptions));
 static cl::opt<std::string>
     headerFile("header", cl::desc("Also write the C header of the entry points"),
-               cl::value_desc("file"));
+               cl::value_desc("file"), cl::cat(compileOptions));
 static cl::opt<std::string> abiJSONFile(
     "abi-json",
     cl::desc("Also write the entry points and the descriptor layout as JSON"),
-    cl::value_desc("file"));
+    cl::value_desc("file"), cl::cat(compileOptions));
 static cl::opt<bool> shared("shared",
-                            cl::desc("Build a shared library (-shared -fPIC)"));
+                            cl::desc("Build a shared library (-shared -fPIC)"),
+                            cl::cat(compileOptions));
 static cl::opt<std::string> march("march", cl::desc("-march for clang"),
-                                  cl::init("native"));
+                                  cl::init("native"), cl::cat(compileOptions));
 static cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level of clang"),
-                                  cl::Prefix, cl::init(3));
+                                  cl::Prefix, cl::init(3),
+                                  cl::cat(compileOptions));
 static cl::opt<std::string> keepLL("keep-ll",
                                    cl::desc("Also keep the LLVM IR here"),
-                                   cl::value_desc("file"));
-static cl::opt<bool> verbose("v", cl::desc("Print the clang command"));
+                                   cl::value_desc("file"),
+                                   cl::cat(compileOptions));
+static cl::opt<bool> verbose("v", cl::desc("Print the clang command"),
+                             cl::cat(compileOptions));
 static cl::list<std::string>
     exports("export",
             cl::desc("Keep only these functions external (comma-separated)"),
-            cl::CommaSeparated, cl::value_desc("symbol"));
+            cl::CommaSeparated, cl::value_desc("symbol"),
+            cl::cat(compileOptions));
 
 static LogicalResult writeFile(StringRef path, StringRef contents) {
   std::string error;
@@ -335,6 +345,29 @@ static LogicalResult run(MLIRContext &context,
   return compileWithClang(ll, distributed, gpu);
 }
 
+/// Hides from --help every option outside this tool's category and the
+/// generic one (--help, --version): those of the libraries linked in
+/// (LLVM's code generators, AMDGPU's among them, Polly's, MLIR's) and the
+/// pass list, which `stencil-opt --help` prints with each pass's options.
+/// They still work, and --help-hidden lists them: cl::HideUnrelatedOptions
+/// would make them cl::ReallyHidden, out of --help-hidden too.
+static void hideOtherOptions() {
+  auto &options = cl::getRegisteredOptions();
+  // The generic category is not exposed; --help is in it.
+  SmallVector<cl::OptionCategory *> shown(
+      options.lookup("help")->Categories.begin(),
+      options.lookup("help")->Categories.end());
+  shown.push_back(&compileOptions);
+  for (auto &entry : options) {
+    cl::Option *option = entry.second;
+    bool ours = llvm::any_of(option->Categories, [&](auto *category) {
+      return llvm::is_contained(shown, category);
+    });
+    if (!ours && option->getOptionHiddenFlag() == cl::NotHidden)
+      option->setHiddenFlag(cl::Hidden);
+  }
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   executablePath = llvm::sys::fs::getMainExecutable(
@@ -345,10 +378,16 @@ int main(int argc, char **argv) {
   // pipeline with -p.
   PassPipelineCLParser passes("", "The passes to run (default: --convert-to-omp)",
                               "p");
+  hideOtherOptions();
   cl::ParseCommandLineOptions(
       argc, argv,
       "Compile stencil IR to a native object or shared library, with its C "
-      "header (docs/ABI.md)\n");
+      "header (docs/ABI.md)\n\n"
+      "The passes run are given as for stencil-opt: one flag per pass (with "
+      "its options, --convert-to-omp=\"scatter=atomic\") or a textual "
+      "pipeline with -p; without any, --convert-to-omp. `stencil-opt "
+      "--help` lists the passes and their options; --help-hidden lists "
+      "every option of this tool, LLVM's included.\n");
   // The input is parsed with the dialects a stencil program is written in;
   // those the passes lower to are added once it is parsed (InitAll.h).
   DialectRegistry input;
