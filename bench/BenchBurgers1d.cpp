@@ -12,21 +12,9 @@
 
 #include <cstdlib>
 
-// The headers stencil_add_kernel generates for the four variants
-// (bench/CMakeLists.txt): the primal and one adjoint each.
-#include "burgers1d_gather_compact.h"
-#include "burgers1d_gather_unchecked.h"
-#include "burgers1d_gather_exact.h"
-#include "burgers1d_gather_guarded.h"
-#include "burgers1d_gather_cut.h"
-#include "burgers1d_gather_noreset.h"
-#include "burgers1d_gather_apart.h"
-#include "burgers1d_gather_unpeeled.h"
-#include "burgers1d_gather_fixed.h"
-#include "burgers1d_gather_planes.h"
-#include "burgers1d_gather_unfused.h"
-#include "burgers1d_scatter_atomic.h"
-#include "burgers1d_scatter_serial.h"
+// The headers of the adjoints our pipeline builds (bench/variants.json),
+// one of which also declares the primal, and STENCIL_BENCH_ADJOINTS.
+#include "burgers1d_variants.h"
 
 using namespace stencil::bench;
 
@@ -60,56 +48,19 @@ public:
     switch (v) {
     case Variant::Primal:
       return _mlir_ciface_burgers1d(&du, &du_1, kC, kD, n);
-    case Variant::ReferenceC:
+    case Variant::CPrimal:
       return burgers1d_ref(u.data(), u_1.data(), kC, kD, n);
-    case Variant::GatherCompact:
-      return _mlir_ciface_burgers1d_adj_gather_compact(&du, &du_1, kC, kD, n,
-                                                       &db, &db_1);
-    case Variant::GatherUnchecked:
-      return _mlir_ciface_burgers1d_adj_gather_unchecked(&du, &du_1, kC, kD, n,
-                                                         &db, &db_1);
-    case Variant::GatherExact:
-      return _mlir_ciface_burgers1d_adj_gather_exact(&du, &du_1, kC, kD, n, &db,
-                                                     &db_1);
-    case Variant::GatherUnfused:
-      return _mlir_ciface_burgers1d_adj_gather_unfused(&du, &du_1, kC, kD, n,
-                                                       &db, &db_1);
-    case Variant::GatherNoReset:
-      return _mlir_ciface_burgers1d_adj_gather_noreset(&du, &du_1, kC, kD, n,
-                                                       &db, &db_1);
-    case Variant::GatherCut:
-      return _mlir_ciface_burgers1d_adj_gather_cut(&du, &du_1, kC, kD, n,
-                                                       &db, &db_1);
-    case Variant::GatherPlanes:
-      return _mlir_ciface_burgers1d_adj_gather_planes(&du, &du_1, kC, kD, n,
-                                                      &db, &db_1);
-    case Variant::GatherFixed:
-      return _mlir_ciface_burgers1d_adj_gather_fixed(&du, &du_1, kC, kD, n,
-                                                     &db, &db_1);
-    case Variant::GatherApart:
-      return _mlir_ciface_burgers1d_adj_gather_apart(&du, &du_1, kC, kD, n,
-                                                     &db, &db_1);
-    case Variant::GatherUnpeeled:
-      return _mlir_ciface_burgers1d_adj_gather_unpeeled(&du, &du_1, kC, kD, n,
-                                                        &db, &db_1);
-    case Variant::GatherGuarded:
-      return _mlir_ciface_burgers1d_adj_gather_guarded(&du, &du_1, kC, kD, n,
-                                                       &db, &db_1);
-    case Variant::ScatterSerial:
-      return _mlir_ciface_burgers1d_adj_scatter_serial(&du, &du_1, kC, kD, n,
-                                                       &db, &db_1);
-    case Variant::ScatterAtomic:
-      return _mlir_ciface_burgers1d_adj_scatter_atomic(&du, &du_1, kC, kD, n,
-                                                       &db, &db_1);
-    case Variant::CGatherCore:
-    case Variant::CGatherTiled:
-    case Variant::CGatherRing:
-    case Variant::GatherNoRing:
-      std::abort(); // Not in variants().
+#define STENCIL_BENCH_CALL(ENUM, ENTRY)                                        \
+  case Variant::ENUM:                                                          \
+    return ENTRY(&du, &du_1, kC, kD, n, &db, &db_1);
+      STENCIL_BENCH_ADJOINTS(STENCIL_BENCH_CALL)
+#undef STENCIL_BENCH_CALL
     case Variant::HalidePrimal:
       return halide::burgers1dPrimal(peerArrays(u, u_1b));
     case Variant::HalideAdjoint:
       return halide::burgers1dAdjoint(peerArrays(u, u_1b));
+    default:
+      std::abort(); // Not in variants().
     }
   }
 
@@ -132,7 +83,7 @@ private:
     run(Variant::Primal);
     halide::burgers1dPrimal(peerArrays(hu, h1));
     requireAgreement("burgers1d halide_primal", u, hu);
-    run(Variant::GatherNoReset);
+    run(Variant::GatherNoreset);
     halide::burgers1dAdjoint(peerArrays(hu, h1));
     requireAgreement("burgers1d halide_adjoint u_1b", u_1b, h1);
     u_1b = Array(n, 1, 4, 0.0, 0.0);

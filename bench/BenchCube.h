@@ -60,7 +60,7 @@ private:
     run(Variant::Primal);
     halidePrimal(peerArrays(hr, hb));
     requireAgreement(kernel + " halide_primal", r, hr);
-    run(Variant::GatherNoReset);
+    run(Variant::GatherNoreset);
     halideAdjoint(peerArrays(hr, hb));
     requireAgreement(kernel + " halide_adjoint u_b", u_b, hb);
     u_b = Array(n, n * n, 4, 0.0, 0.0);

@@ -11,21 +11,9 @@
 
 #include <cstdlib>
 
-// The headers stencil_add_kernel generates for the four variants
-// (bench/CMakeLists.txt): the primal and one adjoint each.
-#include "dense27_gather_compact.h"
-#include "dense27_gather_unchecked.h"
-#include "dense27_gather_exact.h"
-#include "dense27_gather_guarded.h"
-#include "dense27_gather_cut.h"
-#include "dense27_gather_noreset.h"
-#include "dense27_gather_apart.h"
-#include "dense27_gather_unpeeled.h"
-#include "dense27_gather_fixed.h"
-#include "dense27_gather_planes.h"
-#include "dense27_gather_unfused.h"
-#include "dense27_scatter_atomic.h"
-#include "dense27_scatter_serial.h"
+// The headers of the adjoints our pipeline builds (bench/variants.json),
+// one of which also declares the primal, and STENCIL_BENCH_ADJOINTS.
+#include "dense27_variants.h"
 
 using namespace stencil::bench;
 
@@ -48,44 +36,19 @@ public:
     switch (v) {
     case Variant::Primal:
       return _mlir_ciface_dense27(&dr, &du, n);
-    case Variant::ReferenceC:
+    case Variant::CPrimal:
       return dense27_ref(r.data(), u.data(), n);
-    case Variant::GatherCompact:
-      return _mlir_ciface_dense27_adj_gather_compact(&dr, &du, n, &drb, &dub);
-    case Variant::GatherUnchecked:
-      return _mlir_ciface_dense27_adj_gather_unchecked(&dr, &du, n, &drb,
-                                                       &dub);
-    case Variant::GatherExact:
-      return _mlir_ciface_dense27_adj_gather_exact(&dr, &du, n, &drb, &dub);
-    case Variant::GatherUnfused:
-      return _mlir_ciface_dense27_adj_gather_unfused(&dr, &du, n, &drb, &dub);
-    case Variant::GatherNoReset:
-      return _mlir_ciface_dense27_adj_gather_noreset(&dr, &du, n, &drb, &dub);
-    case Variant::GatherCut:
-      return _mlir_ciface_dense27_adj_gather_cut(&dr, &du, n, &drb, &dub);
-    case Variant::GatherPlanes:
-      return _mlir_ciface_dense27_adj_gather_planes(&dr, &du, n, &drb, &dub);
-    case Variant::GatherFixed:
-      return _mlir_ciface_dense27_adj_gather_fixed(&dr, &du, n, &drb, &dub);
-    case Variant::GatherApart:
-      return _mlir_ciface_dense27_adj_gather_apart(&dr, &du, n, &drb, &dub);
-    case Variant::GatherUnpeeled:
-      return _mlir_ciface_dense27_adj_gather_unpeeled(&dr, &du, n, &drb, &dub);
-    case Variant::GatherGuarded:
-      return _mlir_ciface_dense27_adj_gather_guarded(&dr, &du, n, &drb, &dub);
-    case Variant::ScatterSerial:
-      return _mlir_ciface_dense27_adj_scatter_serial(&dr, &du, n, &drb, &dub);
-    case Variant::ScatterAtomic:
-      return _mlir_ciface_dense27_adj_scatter_atomic(&dr, &du, n, &drb, &dub);
-    case Variant::CGatherCore:
-    case Variant::CGatherTiled:
-    case Variant::CGatherRing:
-    case Variant::GatherNoRing:
-      std::abort(); // Not in variants().
+#define STENCIL_BENCH_CALL(ENUM, ENTRY)                                        \
+  case Variant::ENUM:                                                          \
+    return ENTRY(&dr, &du, n, &drb, &dub);
+      STENCIL_BENCH_ADJOINTS(STENCIL_BENCH_CALL)
+#undef STENCIL_BENCH_CALL
     case Variant::HalidePrimal:
       return halide::dense27Primal(peerArrays(r, u_b));
     case Variant::HalideAdjoint:
       return halide::dense27Adjoint(peerArrays(r, u_b));
+    default:
+      std::abort(); // Not in variants().
     }
   }
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <utility>
 
 using namespace stencil::bench;
@@ -54,22 +55,37 @@ MemRef3D Array::view3D(int64_t n) const {
 // Variants and kernels
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A row of bench/variants.json.
+struct VariantInfo {
+  const char *name;
+  Source source;
+  bool adjoint;
+  /// ",kernel,...," or "" for every kernel.
+  const char *kernels;
+};
+
+const VariantInfo &info(Variant v) {
+  static const VariantInfo table[] = {
+#define STENCIL_BENCH_VARIANT(ENUM, NAME, SOURCE, ADJOINT, KERNELS)             \
+  {NAME, Source::SOURCE, ADJOINT, KERNELS},
+#include "BenchVariants.def"
+#undef STENCIL_BENCH_VARIANT
+  };
+  return table[static_cast<size_t>(v)];
+}
+} // namespace
+
 const std::vector<Variant> &stencil::bench::allVariants() {
   static const std::vector<Variant> variants = [] {
-    std::vector<Variant> list = {
-        Variant::Primal,        Variant::ReferenceC,    Variant::GatherCompact,
-        Variant::GatherUnchecked,
-        Variant::GatherExact,   Variant::GatherUnfused, Variant::GatherPlanes,
-        Variant::GatherFixed,   Variant::GatherApart,   Variant::GatherUnpeeled,
-        Variant::GatherGuarded,
-        Variant::GatherNoReset,
-        Variant::GatherCut,     Variant::GatherNoRing,
-        Variant::ScatterSerial, Variant::ScatterAtomic, Variant::CGatherCore,
-        Variant::CGatherTiled, Variant::CGatherRing};
-    if (halide::available()) {
-      list.push_back(Variant::HalidePrimal);
-      list.push_back(Variant::HalideAdjoint);
-    }
+    std::vector<Variant> list;
+    for (Variant v : {
+#define STENCIL_BENCH_VARIANT(ENUM, NAME, SOURCE, ADJOINT, KERNELS) Variant::ENUM,
+#include "BenchVariants.def"
+#undef STENCIL_BENCH_VARIANT
+         })
+      if (!isHalide(v) || halide::available())
+        list.push_back(v);
     return list;
   }();
   return variants;
@@ -78,14 +94,19 @@ const std::vector<Variant> &stencil::bench::allVariants() {
 std::vector<Variant> stencil::bench::StencilKernel::variants() const {
   std::vector<Variant> list;
   for (Variant v : allVariants())
-    if (v != Variant::CGatherCore && v != Variant::CGatherTiled &&
-        v != Variant::CGatherRing && v != Variant::GatherNoRing)
+    if (runsOn(v, name()))
       list.push_back(v);
   return list;
 }
 
+bool stencil::bench::runsOn(Variant v, const char *kernel) {
+  std::string kernels = info(v).kernels;
+  return kernels.empty() ||
+         kernels.find("," + std::string(kernel) + ",") != std::string::npos;
+}
+
 bool stencil::bench::isHalide(Variant v) {
-  return v == Variant::HalidePrimal || v == Variant::HalideAdjoint;
+  return info(v).source == Source::Halide;
 }
 
 void stencil::bench::requireAgreement(const char *what, const double *ours,
@@ -121,58 +142,9 @@ void stencil::bench::requireAgreement(const std::string &what,
   requireAgreement(what.c_str(), ours.data(), peer.data(), peer.size());
 }
 
-const char *stencil::bench::variantName(Variant v) {
-  switch (v) {
-  case Variant::Primal:
-    return "primal";
-  case Variant::ReferenceC:
-    return "c_primal";
-  case Variant::GatherCompact:
-    return "gather_compact";
-  case Variant::GatherExact:
-    return "gather_exact";
-  case Variant::GatherUnchecked:
-    return "gather_unchecked";
-  case Variant::GatherUnfused:
-    return "gather_unfused";
-  case Variant::GatherPlanes:
-    return "gather_planes";
-  case Variant::GatherFixed:
-    return "gather_fixed";
-  case Variant::GatherApart:
-    return "gather_apart";
-  case Variant::GatherUnpeeled:
-    return "gather_unpeeled";
-  case Variant::GatherGuarded:
-    return "gather_guarded";
-  case Variant::GatherNoReset:
-    return "gather_noreset";
-  case Variant::GatherCut:
-    return "gather_cut";
-  case Variant::GatherNoRing:
-    return "gather_noring";
-  case Variant::ScatterSerial:
-    return "scatter_serial";
-  case Variant::ScatterAtomic:
-    return "scatter_atomic";
-  case Variant::CGatherCore:
-    return "c_gather_core";
-  case Variant::CGatherTiled:
-    return "c_gather_core_tiled";
-  case Variant::CGatherRing:
-    return "c_gather_core_ring";
-  case Variant::HalidePrimal:
-    return "halide_primal";
-  case Variant::HalideAdjoint:
-    return "halide_adjoint";
-  }
-  return "unknown";
-}
+const char *stencil::bench::variantName(Variant v) { return info(v).name; }
 
-bool stencil::bench::isAdjoint(Variant v) {
-  return v != Variant::Primal && v != Variant::ReferenceC &&
-         v != Variant::HalidePrimal;
-}
+bool stencil::bench::isAdjoint(Variant v) { return info(v).adjoint; }
 
 std::vector<std::unique_ptr<StencilKernel>> stencil::bench::makeKernels() {
   std::vector<std::unique_ptr<StencilKernel>> kernels;

@@ -67,35 +67,19 @@ private:
 // Kernels and variants
 //===----------------------------------------------------------------------===//
 
-/// What runs: our primal, the hand-written C primal, or one lowering of the
-/// adjoint. All but `ReferenceC` and the Halide peers come from the same
-/// kernel IR through `stencil-opt --stencil-adjoint --convert-to-omp`.
+/// Where a variant comes from: our pipeline (`stencil-opt --stencil-adjoint
+/// --convert-to-omp` from the kernel IR), hand-written C
+/// (bench/reference/), or the Halide 14 peers (HalidePeers.h).
+enum class Source { Ours, C, Halide };
+
+/// What runs: one row of bench/variants.json, which says what each is (its
+/// pipeline options, its kernels). The enumerators are the table's names in
+/// CamelCase (`gather_compact`: `GatherCompact`), generated into
+/// BenchVariants.def by bench/BenchVariants.cmake.
 enum class Variant {
-  Primal,        ///< The primal (`--convert-to-omp`).
-  ReferenceC,    ///< Hand-written C primal (bench/reference/).
-  GatherCompact, ///< Gather adjoint, `scatter=gather boundary=compact`.
-  GatherExact,   ///< Gather adjoint, `scatter=gather boundary=exact`.
-  GatherUnchecked, ///< Compact, without the bounds checks at entry
-                   ///< (`check-bounds=0`).
-  GatherUnfused, ///< Compact, the reset a separate sweep (`fuse-reset=0`).
-  GatherPlanes,  ///< Compact, the fused reset by planes (`reset-rows=0`).
-  GatherFixed,   ///< Compact, fused-reset blocks of a fixed size
-                 ///< (`reset-block=16`, 8192 in 1-D), not one per thread.
-  GatherApart,   ///< Compact, dimension 0's slabs in loops of their own
-                 ///< (`one-outer-loop=0`).
-  GatherUnpeeled, ///< Compact, the innermost slabs guarded per point
-                  ///< (`peel-innermost=0`).
-  GatherGuarded, ///< Compact, slabs guarded per point (`split-slabs=0`).
-  GatherNoReset, ///< Compact, `--stencil-adjoint=reset-output-adjoints=0`.
-  GatherCut,     ///< Compact, every shared value cut (`cut-min-gain=1`).
-  GatherNoRing,  ///< Nothing cut, no rings: the default before (wave3d).
-  ScatterSerial, ///< Scatter adjoint, `scatter=serial`.
-  ScatterAtomic, ///< Scatter adjoint, `scatter=atomic` (OpenMP atomics).
-  CGatherCore,   ///< Hand-written C gather core, no boundary, no reset.
-  CGatherTiled,  ///< The same in tiles of 32 rows of j (wave3d only).
-  CGatherRing,   ///< The same from a ring of three planes of partials.
-  HalidePrimal,  ///< The Halide 14 primal (HalidePeers.h).
-  HalideAdjoint, ///< The Halide 14 adjoint, `propagate_adjoints`.
+#define STENCIL_BENCH_VARIANT(ENUM, NAME, SOURCE, ADJOINT, KERNELS) ENUM,
+#include "BenchVariants.def"
+#undef STENCIL_BENCH_VARIANT
 };
 
 /// Every variant of this build, in reporting order (the Halide peers only
@@ -104,6 +88,9 @@ const std::vector<Variant> &allVariants();
 
 /// True for the Halide peers, which run on Halide's thread pool.
 bool isHalide(Variant v);
+
+/// Whether bench/variants.json runs `v` on the kernel named `kernel`.
+bool runsOn(Variant v, const char *kernel);
 
 /// Checks a peer's result against ours before anything is timed: aborts
 /// the process with a message on stderr unless
@@ -135,9 +122,9 @@ public:
   /// Further sizes run by default, reported as `<name>_n<size>` (the
   /// cache-resident sizes of wave3d).
   virtual std::vector<int64_t> extraSizes() const { return {}; }
-  /// The variants this kernel runs (default: allVariants() but the
-  /// hand-written C gather cores, which only wave3d has).
-  virtual std::vector<Variant> variants() const;
+  /// The variants this kernel runs: those of allVariants() that
+  /// bench/variants.json runs on name().
+  std::vector<Variant> variants() const;
   /// Allocates and fills the primal arrays and the shadows for size `n`.
   virtual void setUp(int64_t n) = 0;
   /// Frees every array.

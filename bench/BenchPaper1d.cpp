@@ -13,21 +13,9 @@
 
 #include <cstdlib>
 
-// The headers stencil_add_kernel generates for the four variants
-// (bench/CMakeLists.txt): the primal and one adjoint each.
-#include "paper1d_gather_compact.h"
-#include "paper1d_gather_unchecked.h"
-#include "paper1d_gather_exact.h"
-#include "paper1d_gather_guarded.h"
-#include "paper1d_gather_cut.h"
-#include "paper1d_gather_noreset.h"
-#include "paper1d_gather_apart.h"
-#include "paper1d_gather_unpeeled.h"
-#include "paper1d_gather_fixed.h"
-#include "paper1d_gather_planes.h"
-#include "paper1d_gather_unfused.h"
-#include "paper1d_scatter_atomic.h"
-#include "paper1d_scatter_serial.h"
+// The headers of the adjoints our pipeline builds (bench/variants.json),
+// one of which also declares the primal, and STENCIL_BENCH_ADJOINTS.
+#include "paper1d_variants.h"
 
 using namespace stencil::bench;
 
@@ -61,56 +49,19 @@ public:
     switch (v) {
     case Variant::Primal:
       return _mlir_ciface_paper1d(&dr, &dc, &du, n);
-    case Variant::ReferenceC:
+    case Variant::CPrimal:
       return paper1d_ref(r.data(), c.data(), u.data(), n);
-    case Variant::GatherCompact:
-      return _mlir_ciface_paper1d_adj_gather_compact(&dr, &dc, &du, n, &drb,
-                                                     &dub);
-    case Variant::GatherUnchecked:
-      return _mlir_ciface_paper1d_adj_gather_unchecked(&dr, &dc, &du, n, &drb,
-                                                       &dub);
-    case Variant::GatherExact:
-      return _mlir_ciface_paper1d_adj_gather_exact(&dr, &dc, &du, n, &drb,
-                                                   &dub);
-    case Variant::GatherUnfused:
-      return _mlir_ciface_paper1d_adj_gather_unfused(&dr, &dc, &du, n, &drb,
-                                                     &dub);
-    case Variant::GatherNoReset:
-      return _mlir_ciface_paper1d_adj_gather_noreset(&dr, &dc, &du, n, &drb,
-                                                     &dub);
-    case Variant::GatherCut:
-      return _mlir_ciface_paper1d_adj_gather_cut(&dr, &dc, &du, n, &drb,
-                                                     &dub);
-    case Variant::GatherPlanes:
-      return _mlir_ciface_paper1d_adj_gather_planes(&dr, &dc, &du, n, &drb,
-                                                    &dub);
-    case Variant::GatherFixed:
-      return _mlir_ciface_paper1d_adj_gather_fixed(&dr, &dc, &du, n, &drb,
-                                                   &dub);
-    case Variant::GatherApart:
-      return _mlir_ciface_paper1d_adj_gather_apart(&dr, &dc, &du, n, &drb,
-                                                   &dub);
-    case Variant::GatherUnpeeled:
-      return _mlir_ciface_paper1d_adj_gather_unpeeled(&dr, &dc, &du, n, &drb,
-                                                      &dub);
-    case Variant::GatherGuarded:
-      return _mlir_ciface_paper1d_adj_gather_guarded(&dr, &dc, &du, n, &drb,
-                                                     &dub);
-    case Variant::ScatterSerial:
-      return _mlir_ciface_paper1d_adj_scatter_serial(&dr, &dc, &du, n, &drb,
-                                                     &dub);
-    case Variant::ScatterAtomic:
-      return _mlir_ciface_paper1d_adj_scatter_atomic(&dr, &dc, &du, n, &drb,
-                                                     &dub);
-    case Variant::CGatherCore:
-    case Variant::CGatherTiled:
-    case Variant::CGatherRing:
-    case Variant::GatherNoRing:
-      std::abort(); // Not in variants().
+#define STENCIL_BENCH_CALL(ENUM, ENTRY)                                        \
+  case Variant::ENUM:                                                          \
+    return ENTRY(&dr, &dc, &du, n, &drb, &dub);
+      STENCIL_BENCH_ADJOINTS(STENCIL_BENCH_CALL)
+#undef STENCIL_BENCH_CALL
     case Variant::HalidePrimal:
       return halide::paper1dPrimal(peerArrays(r, u_b));
     case Variant::HalideAdjoint:
       return halide::paper1dAdjoint(peerArrays(r, u_b));
+    default:
+      std::abort(); // Not in variants().
     }
   }
 
@@ -132,7 +83,7 @@ private:
     run(Variant::Primal);
     halide::paper1dPrimal(peerArrays(hr, hb));
     requireAgreement("paper1d halide_primal", r, hr);
-    run(Variant::GatherNoReset);
+    run(Variant::GatherNoreset);
     halide::paper1dAdjoint(peerArrays(hr, hb));
     requireAgreement("paper1d halide_adjoint u_b", u_b, hb);
     u_b = Array(n + 1, 1, 5, 0.0, 0.0);

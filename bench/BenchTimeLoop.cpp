@@ -13,33 +13,11 @@
 //   <k>/primal            the primal loop, T steps
 //   <k>/storeall          the adjoint with T snapshots (no recomputation)
 //   <k>/revolve_s<S>      the adjoint with S snapshots
-//   fwi/revolve_whole_s<S>  the same, its snapshots holding whole arrays
-//                         (snapshot-borders=false): the slots of the
-//                         default keep only the faces of u_next, which the
-//                         step overwrites before reading (wave3d keeps no
-//                         snapshot)
-//   <k>/revolve_three_s<S>  the same, each reversed step running dimension
-//                         0 as three worksharing loops (lower slab, core,
-//                         upper slab; one-outer-loop=0) instead of one
-//   <k>/revolve_stored_s<S>  the same, each steady step storing prev's
-//                         shadow itself (defer-hand-overs=0) instead of
-//                         the next step reversed storing it fused into its
-//                         update of cur's
-//   <k>/revolve_unpeeled_s<S>  the same, the innermost dimension's slabs
-//                         guarded per statement at each point and the
-//                         outer ones split per statement
-//                         (peel-innermost=0) instead of straight-line
-//   <k>/revolve_inner_s<S>  the same, only the innermost dimension's
-//                         slabs straight-line (peel-outer=0)
-//   <k>/revolve_cut_s<S>  the same, values shared by shifted statements
-//                         stored in temporaries the size of the grid
-//                         (cut-min-gain=1 ring-cut=0), allocated once
-//                         before the reversed loop
-//   <k>/revolve_cutalloc_s<S>  the same, each step allocating and freeing
-//                         them (hoist-temporaries=0)
-//   <k>/revolve_noring_s<S>  nothing cut (cut-ring-min-gain=0): the
-//                         default before it kept the shared product in
-//                         per-thread rings of planes
+//   <k>/revolve_<build>_s<S>  the same, built with other options: each
+//                         "timeloop_variants" entry of bench/variants.json
+//                         that runs on the kernel (whole_snapshots,
+//                         slab_loops, handovers_stored, ...; what each
+//                         changes is written there)
 //   <k>/copies            what store-all's snapshots cost alone: as many
 //                         copies of as many state arrays as its STOREs
 //                         copy (stencil_ckpt_last_stats of an untimed
@@ -52,8 +30,9 @@
 //
 // Counters: forward_steps (the primal steps the schedule recomputed),
 // slots, slot_bytes. Ratios are taken within the rounds of one run
-// (STENCIL_BENCH_ROUNDS, BenchThreads.h; bench/timeloop_ratios.py). Nothing is checked here: fwi-example.test and
-// time-loops.test check the gradients.
+// (STENCIL_BENCH_ROUNDS, BenchThreads.h; bench/timeloop_ratios.py).
+// Nothing is checked here: fwi-example.test and time-loops.test check the
+// gradients.
 //
 // Environment: STENCIL_BENCH_THREADS ("1,2"), STENCIL_BENCH_ROUNDS (5),
 // STENCIL_TIMELOOP_CASES
@@ -67,21 +46,7 @@
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Runtime/Checkpoint.h"
 #include "fwi.h"
-#include "fwi_inner.h"
-#include "fwi_stored.h"
-#include "fwi_cut.h"
-#include "fwi_cutalloc.h"
-#include "fwi_noring.h"
-#include "fwi_three.h"
-#include "fwi_unpeeled.h"
-#include "fwi_whole.h"
-#include "wave3d_loop_inner.h"
-#include "wave3d_loop_stored.h"
-#include "wave3d_loop_cut.h"
-#include "wave3d_loop_cutalloc.h"
-#include "wave3d_loop_noring.h"
-#include "wave3d_loop_three.h"
-#include "wave3d_loop_unpeeled.h"
+#include "timeloop_variants.h"
 #include "wave3d_loop.h"
 
 #include <benchmark/benchmark.h>
@@ -104,6 +69,37 @@ namespace {
 struct Case {
   int64_t n, steps, snapshots;
 };
+
+/// A build of a kernel's adjoint beside the default, timed as
+/// revolve_<name>_s<S>: the "timeloop_variants" of bench/variants.json
+/// (timeloop_variants.h, generated from it).
+template <typename Gradient> struct Build {
+  const char *name;
+  Gradient gradient;
+};
+using Wave3dGradient = decltype(&_mlir_ciface_wave3d_loop_adjoint);
+using FwiGradient = decltype(&_mlir_ciface_fwi_adjoint);
+#define STENCIL_BENCH_BUILD(NAME, ENTRY) {NAME, ENTRY},
+const Build<Wave3dGradient> kWave3dBuilds[] = {
+    STENCIL_BENCH_TIMELOOP_wave3d_loop(STENCIL_BENCH_BUILD)};
+const Build<FwiGradient> kFwiBuilds[] = {
+    STENCIL_BENCH_TIMELOOP_fwi(STENCIL_BENCH_BUILD)};
+#undef STENCIL_BENCH_BUILD
+
+/// The gradient of the build named `name` in `builds`, `fallback` for "".
+template <typename Gradient, size_t N>
+Gradient lookUp(const Build<Gradient> (&builds)[N], const std::string &name,
+                Gradient fallback) {
+  for (const Build<Gradient> &build : builds)
+    if (name == build.name)
+      return build.gradient;
+  if (!name.empty()) {
+    std::fprintf(stderr, "stencil-bench-timeloop: no build %s\n",
+                 name.c_str());
+    std::abort();
+  }
+  return fallback;
+}
 
 /// The arrays of one problem, first-touched in parallel.
 struct Problem {
@@ -152,58 +148,20 @@ struct Problem {
     return _mlir_ciface_fwi(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4,
                             3, steps);
   }
-  /// Which build of the adjoint runs: the default, whole-array snapshots
-  /// (fwi only), three worksharing loops per step, hand-overs stored in
-  /// the step, the slabs guarded or split, only the innermost ones peeled,
-  /// cut temporaries allocated once or per step.
-  enum class Build {
-    Default,
-    WholeSlots,
-    ThreeLoops,
-    Stored,
-    Unpeeled,
-    InnerOnly,
-    Cut,
-    CutAlloc,
-    NoRing
-  };
-  void adjoint(int64_t snapshots, Build build = Build::Default) {
+  /// Runs the adjoint build named `build` (bench/variants.json,
+  /// "timeloop_variants"; "": the default).
+  void adjoint(int64_t snapshots, const std::string &build = "") {
     auto a = grid(u[0]), b = grid(u[1]), c = grid(u[2]), md = grid(m);
     auto ab = grid(ub[0]), bb = grid(ub[1]), cb = grid(ub[2]), mbd = grid(mb);
     if (wave3d) {
-      auto *gradient = build == Build::ThreeLoops
-                           ? _mlir_ciface_wave3d_loop_adjoint_three
-                       : build == Build::Stored
-                           ? _mlir_ciface_wave3d_loop_adjoint_stored
-                       : build == Build::Unpeeled
-                           ? _mlir_ciface_wave3d_loop_adjoint_unpeeled
-                       : build == Build::InnerOnly
-                           ? _mlir_ciface_wave3d_loop_adjoint_inner
-                       : build == Build::Cut
-                           ? _mlir_ciface_wave3d_loop_adjoint_cut
-                       : build == Build::CutAlloc
-                           ? _mlir_ciface_wave3d_loop_adjoint_cutalloc
-                       : build == Build::NoRing
-                           ? _mlir_ciface_wave3d_loop_adjoint_noring
-                           : _mlir_ciface_wave3d_loop_adjoint;
+      auto *gradient = lookUp(kWave3dBuilds, build,
+                              _mlir_ciface_wave3d_loop_adjoint);
       gradient(&a, &b, &c, &md, n, steps, &ab, &bb, &cb, snapshots);
       return;
     }
     auto wd = stencil_memref1d_f64(w, steps);
     auto dd = stencil_memref3d_f64(d, steps, n, n);
-    auto *gradient = build == Build::WholeSlots ? _mlir_ciface_fwi_adjoint_whole
-                     : build == Build::ThreeLoops
-                         ? _mlir_ciface_fwi_adjoint_three
-                     : build == Build::Stored ? _mlir_ciface_fwi_adjoint_stored
-                     : build == Build::Unpeeled
-                         ? _mlir_ciface_fwi_adjoint_unpeeled
-                     : build == Build::InnerOnly
-                         ? _mlir_ciface_fwi_adjoint_inner
-                     : build == Build::Cut ? _mlir_ciface_fwi_adjoint_cut
-                     : build == Build::CutAlloc
-                         ? _mlir_ciface_fwi_adjoint_cutalloc
-                     : build == Build::NoRing ? _mlir_ciface_fwi_adjoint_noring
-                         : _mlir_ciface_fwi_adjoint;
+    auto *gradient = lookUp(kFwiBuilds, build, _mlir_ciface_fwi_adjoint);
     gradient(&a, &b, &c, &md, &wd, &dd, n, n / 2, n / 2, n - 4, 3, steps, &ab,
              &bb, &cb, &mbd, 1.0, snapshots);
   }
@@ -229,17 +187,17 @@ std::vector<Case> caseList() {
   return cases;
 }
 
-/// The builds of the Revolve adjoint timed beside the default, as
-/// revolve_<name>_s<S> (bench/CMakeLists.txt builds them).
-const std::pair<const char *, Problem::Build> kBuilds[] = {
-    {"whole", Problem::Build::WholeSlots},
-    {"three", Problem::Build::ThreeLoops},
-    {"stored", Problem::Build::Stored},
-    {"unpeeled", Problem::Build::Unpeeled},
-    {"inner", Problem::Build::InnerOnly},
-    {"cut", Problem::Build::Cut},
-    {"cutalloc", Problem::Build::CutAlloc},
-    {"noring", Problem::Build::NoRing}};
+/// The names of the builds of `kernel` (bench/variants.json).
+std::vector<std::string> buildNames(const std::string &kernel) {
+  std::vector<std::string> names;
+  if (kernel == "wave3d")
+    for (const auto &build : kWave3dBuilds)
+      names.push_back(build.name);
+  else
+    for (const auto &build : kFwiBuilds)
+      names.push_back(build.name);
+  return names;
+}
 
 /// A benchmark of a case: its name and its function.
 using Pending = std::pair<std::string, std::function<void(benchmark::State &)>>;
@@ -319,17 +277,12 @@ std::vector<Pending> caseBenchmarks(Case c) {
           c.steps, [](benchmark::State &, Problem &p, Case q) {
             p.adjoint(q.snapshots);
           });
-      for (auto [name, build] : kBuilds) {
-        if (build == Problem::Build::WholeSlots && k != "fwi")
-          continue; // wave3d keeps no snapshot.
-        add(out, k,
-            std::string("revolve_") + name + "_s" +
-                std::to_string(c.snapshots),
-            c, threads, c.steps,
-            [build = build](benchmark::State &, Problem &p, Case q) {
+      for (const std::string &build : buildNames(k))
+        add(out, k, "revolve_" + build + "_s" + std::to_string(c.snapshots), c,
+            threads, c.steps,
+            [build](benchmark::State &, Problem &p, Case q) {
               p.adjoint(q.snapshots, build);
             });
-      }
       add(out, k, "copies", c, threads, c.steps, copies);
       add(out, k, "step_primal", c, threads, 1,
           [](benchmark::State &, Problem &p, Case) {

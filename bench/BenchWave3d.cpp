@@ -10,24 +10,12 @@
 #include "HalidePeers.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
-// The headers stencil_add_kernel generates for the four variants
-// (bench/CMakeLists.txt): the primal and one adjoint each.
-#include "wave3d_gather_compact.h"
-#include "wave3d_gather_unchecked.h"
-#include "wave3d_gather_exact.h"
-#include "wave3d_gather_guarded.h"
-#include "wave3d_gather_cut.h"
-#include "wave3d_gather_noring.h"
-#include "wave3d_gather_noreset.h"
-#include "wave3d_gather_apart.h"
-#include "wave3d_gather_unpeeled.h"
-#include "wave3d_gather_fixed.h"
-#include "wave3d_gather_planes.h"
-#include "wave3d_gather_unfused.h"
-#include "wave3d_scatter_atomic.h"
-#include "wave3d_scatter_serial.h"
+// The headers of the adjoints our pipeline builds (bench/variants.json),
+// one of which also declares the primal, and STENCIL_BENCH_ADJOINTS.
+#include "wave3d_variants.h"
 
 using namespace stencil::bench;
 
@@ -44,8 +32,6 @@ public:
   int64_t defaultSize() const override { return 320; }
   /// n = 128 (17 MB per array) fits the L3, n = 64 (2 MB) nearly the L2.
   std::vector<int64_t> extraSizes() const override { return {128, 64}; }
-  /// Every variant, the hand-written C gather cores included.
-  std::vector<Variant> variants() const override { return allVariants(); }
 
   void setUp(int64_t size) override {
     n = size;
@@ -57,7 +43,7 @@ public:
     if (halide::available())
       checkHalide();
     checkCores();
-    checkNoRing();
+    checkUncut();
   }
 
   void tearDown() override { *this = Wave3d(); }
@@ -69,57 +55,20 @@ public:
     switch (v) {
     case Variant::Primal:
       return _mlir_ciface_wave3d(&du, &du_1, &du_2, &dc, kD, n);
-    case Variant::ReferenceC:
+    case Variant::CPrimal:
       return wave3d_ref(u.data(), u_1.data(), u_2.data(), c.data(), kD, n);
-    case Variant::GatherCompact:
-      return _mlir_ciface_wave3d_adj_gather_compact(&du, &du_1, &du_2, &dc, kD,
-                                                    n, &db, &db_1, &db_2);
-    case Variant::GatherUnchecked:
-      return _mlir_ciface_wave3d_adj_gather_unchecked(&du, &du_1, &du_2, &dc,
-                                                      kD, n, &db, &db_1, &db_2);
-    case Variant::GatherExact:
-      return _mlir_ciface_wave3d_adj_gather_exact(&du, &du_1, &du_2, &dc, kD, n,
-                                                  &db, &db_1, &db_2);
-    case Variant::GatherUnfused:
-      return _mlir_ciface_wave3d_adj_gather_unfused(&du, &du_1, &du_2, &dc, kD,
-                                                    n, &db, &db_1, &db_2);
-    case Variant::GatherNoReset:
-      return _mlir_ciface_wave3d_adj_gather_noreset(&du, &du_1, &du_2, &dc, kD,
-                                                    n, &db, &db_1, &db_2);
-    case Variant::GatherCut:
-      return _mlir_ciface_wave3d_adj_gather_cut(&du, &du_1, &du_2, &dc, kD,
-                                                    n, &db, &db_1, &db_2);
-    case Variant::GatherNoRing:
-      return _mlir_ciface_wave3d_adj_gather_noring(&du, &du_1, &du_2, &dc, kD,
-                                                 n, &db, &db_1, &db_2);
-    case Variant::GatherPlanes:
-      return _mlir_ciface_wave3d_adj_gather_planes(&du, &du_1, &du_2, &dc, kD,
-                                                   n, &db, &db_1, &db_2);
-    case Variant::GatherFixed:
-      return _mlir_ciface_wave3d_adj_gather_fixed(&du, &du_1, &du_2, &dc, kD,
-                                                  n, &db, &db_1, &db_2);
-    case Variant::GatherApart:
-      return _mlir_ciface_wave3d_adj_gather_apart(&du, &du_1, &du_2, &dc, kD,
-                                                  n, &db, &db_1, &db_2);
-    case Variant::GatherUnpeeled:
-      return _mlir_ciface_wave3d_adj_gather_unpeeled(&du, &du_1, &du_2, &dc, kD,
-                                                     n, &db, &db_1, &db_2);
-    case Variant::GatherGuarded:
-      return _mlir_ciface_wave3d_adj_gather_guarded(&du, &du_1, &du_2, &dc, kD,
-                                                    n, &db, &db_1, &db_2);
-    case Variant::ScatterSerial:
-      return _mlir_ciface_wave3d_adj_scatter_serial(&du, &du_1, &du_2, &dc, kD,
-                                                    n, &db, &db_1, &db_2);
-    case Variant::ScatterAtomic:
-      return _mlir_ciface_wave3d_adj_scatter_atomic(&du, &du_1, &du_2, &dc, kD,
-                                                    n, &db, &db_1, &db_2);
+#define STENCIL_BENCH_CALL(ENUM, ENTRY)                                        \
+  case Variant::ENUM:                                                          \
+    return ENTRY(&du, &du_1, &du_2, &dc, kD, n, &db, &db_1, &db_2);
+      STENCIL_BENCH_ADJOINTS(STENCIL_BENCH_CALL)
+#undef STENCIL_BENCH_CALL
     case Variant::CGatherCore:
       return wave3d_gather_core_ref(u_1b.data(), u_2b.data(), u_b.data(),
                                     c.data(), kD, n);
-    case Variant::CGatherTiled:
+    case Variant::CGatherCoreTiled:
       return wave3d_gather_core_tiled_ref(u_1b.data(), u_2b.data(),
                                           u_b.data(), c.data(), kD, n, 32);
-    case Variant::CGatherRing:
+    case Variant::CGatherCoreRing:
       return wave3d_gather_core_ring_ref(u_1b.data(), u_2b.data(),
                                          u_b.data(), c.data(), kD, n);
     case Variant::HalidePrimal:
@@ -127,6 +76,7 @@ public:
     case Variant::HalideAdjoint:
       return halide::wave3dAdjoint(peerArrays(u, u_1b, u_2b));
     }
+    std::abort(); // Not a variant.
   }
 
   double points() const override {
@@ -153,7 +103,7 @@ private:
     run(Variant::Primal);
     halide::wave3dPrimal(peerArrays(hu, h1, h2));
     requireAgreement("wave3d halide_primal", u, hu);
-    run(Variant::GatherNoReset);
+    run(Variant::GatherNoreset);
     halide::wave3dAdjoint(peerArrays(hu, h1, h2));
     requireAgreement("wave3d halide_adjoint u_1b", u_1b, h1);
     requireAgreement("wave3d halide_adjoint u_2b", u_2b, h2);
@@ -163,10 +113,10 @@ private:
   /// The hand-written C cores against ours on the core points: each from
   /// zero shadows, everything outside [2, n-2)^3 zeroed before comparing.
   void checkCores() {
-    run(Variant::GatherNoReset);
+    run(Variant::GatherNoreset);
     Array ours1 = coreOf(u_1b), ours2 = coreOf(u_2b);
     for (Variant v :
-         {Variant::CGatherCore, Variant::CGatherTiled, Variant::CGatherRing}) {
+         {Variant::CGatherCore, Variant::CGatherCoreTiled, Variant::CGatherCoreRing}) {
       zeroShadows();
       run(v);
       Array c1 = coreOf(u_1b), c2 = coreOf(u_2b);
@@ -177,17 +127,17 @@ private:
     zeroShadows();
   }
 
-  /// gather_noring (nothing cut) against the default (its product cut
+  /// gather_uncut (nothing cut) against the default (its product cut
   /// into rings, its reset fused per point), from the same u_b and zero
   /// shadows, on every point: the same sums, and u_b reset by both.
-  void checkNoRing() {
+  void checkUncut() {
     run(Variant::GatherCompact);
     Array ring1 = copyOf(u_1b), ring2 = copyOf(u_2b), ringB = copyOf(u_b);
     resetInputs();
-    run(Variant::GatherNoRing);
-    requireAgreement("wave3d gather_noring u_1b", ring1, u_1b);
-    requireAgreement("wave3d gather_noring u_2b", ring2, u_2b);
-    requireAgreement("wave3d gather_noring u_b", ringB, u_b);
+    run(Variant::GatherUncut);
+    requireAgreement("wave3d gather_uncut u_1b", ring1, u_1b);
+    requireAgreement("wave3d gather_uncut u_2b", ring2, u_2b);
+    requireAgreement("wave3d gather_uncut u_b", ringB, u_b);
     resetInputs();
   }
 

@@ -9,30 +9,20 @@
 #
 #   step      one step's adjoint / one primal step
 #   storeall  the store-all adjoint / the primal loop, (storeall - copies)
-#             / primal (the target of issue 12 excludes the copies), and
+#             / primal (the copies left out), and
 #             the reverse sweep alone: (storeall - copies - the forward
 #             steps it ran) / primal
 #   revolve   the Revolve adjoint / the primal loop, beside Revolve's
 #             recompute factor (forward steps / T): the target is
 #             factor + 1.4
-#   whole     fwi's Revolve adjoint with whole-array snapshots over the
+#   whole_snapshots  fwi's Revolve adjoint with whole-array snapshots over the
 #             default (border snapshots), in time and in the bytes of a
 #             slot
-#   three     the Revolve adjoint whose steps run dimension 0 as three
-#             worksharing loops (one-outer-loop=0) over the default (one)
-#   stored    the Revolve adjoint whose steady steps store the hand-over
-#             themselves (defer-hand-overs=0) over the default (deferred)
-#   unpeeled  the Revolve adjoint whose steps guard the innermost slabs
-#             per point and split the outer ones per statement
-#             (peel-innermost=0) over the default (points)
-#   inner     the Revolve adjoint whose steps peel only the innermost slabs
-#             into points (peel-outer=0) over the default (every dimension)
-#   cut       the Revolve adjoint with shared values cut into temporaries
-#             the size of the grid (cut-min-gain=1 ring-cut=0) over the
-#             default; cutalloc the same with each step allocating them
-#             (hoist-temporaries=0), over the default and over cut
-#             (temporaries per step / once); noring nothing cut
-#             (cut-ring-min-gain=0, the default before rings)
+#   <build>   the Revolve adjoint of each other build of bench/variants.json
+#             ("timeloop_variants": slab_loops, handovers_stored,
+#             slabs_guarded, inner_peeled, cut_all, cut_all_per_step,
+#             uncut) over the default, and cut_all_per_step over cut_all
+#             (temporaries per step / once)
 #
 # Usage: timeloop_ratios.py results.json (or the console output, whose
 # lines are read when the JSON is missing or cut short)
@@ -47,14 +37,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rounds  # noqa: E402
-
+from suite import TIMELOOP_BUILDS  # noqa: E402
 
 # The builds of the Revolve adjoint compared with the default, as their
-# benchmarks name them (revolve_<build>_s<S>), and how the output says them.
-BUILDS = [("three", "three loops"), ("stored", "stored hand-overs"),
-          ("unpeeled", "no points"), ("inner", "innermost points only"),
-          ("cut", "cut"), ("cutalloc", "cut, temporaries per step"),
-          ("noring", "no cut, no rings")]
+# benchmarks name them (revolve_<build>_s<S>), and how the output says
+# them; whole_snapshots is reported with its slot bytes below.
+BUILDS = [(name, label) for name, label in TIMELOOP_BUILDS
+          if name != "whole_snapshots"]
 
 
 def load(path):
@@ -126,12 +115,12 @@ def main():
                 other = variant.replace("revolve_s", "revolve_%s_s" % build)
                 if other in t:
                     line += " (%s: time %.2fx)" % (label, ratio(t, other, variant))
-            cut = variant.replace("revolve_s", "revolve_cut_s")
-            cutalloc = variant.replace("revolve_s", "revolve_cutalloc_s")
+            cut = variant.replace("revolve_s", "revolve_cut_all_s")
+            cutalloc = variant.replace("revolve_s", "revolve_cut_all_per_step_s")
             if cut in t and cutalloc in t:
                 line += " (temporaries per step / once: time %.2fx)" % (
                     ratio(t, cutalloc, cut))
-            whole = variant.replace("revolve_s", "revolve_whole_s")
+            whole = variant.replace("revolve_s", "revolve_whole_snapshots_s")
             if whole in t:
                 line += " (whole arrays: time %.2fx, slot bytes %.2fx)" % (
                     ratio(t, whole, variant),
