@@ -1,6 +1,6 @@
 //===- GpuBench.cpp - stencil-bench-gpu -------------------------*- C++ -*-===//
 //
-// The GPU benchmark of issue 15 (docs/GPU.md): for wave3d and dense27 in
+// The GPU benchmark (docs/GPU.md): for wave3d and dense27 in
 // f64 and f32, the primal, the gather adjoint and the atomic-scatter
 // adjoint built by convert-to-gpu from the same IR, and a device-to-device
 // copy of one array (the bandwidth reference), timed with CUDA events
