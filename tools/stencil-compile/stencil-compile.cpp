@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/InitAll.h"
+#include "Stencil/Support/HelpOptions.h"
 #include "Stencil/Target/CInterface.h"
 #include "Stencil/Target/Passes.h"
 #include "Stencil/Target/SourceNames.h"
@@ -49,8 +50,8 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 /// The options of this tool, which --help lists; every other option linked
-/// in (LLVM's code generators, MLIR's, the list of passes) is hidden, see
-/// hideOtherOptions.
+/// in (LLVM's code generators, MLIR's, the list of passes) is hidden
+/// (Stencil/Support/HelpOptions.h).
 static cl::OptionCategory compileOptions("Options of stencil-compile");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
@@ -345,29 +346,6 @@ static LogicalResult run(MLIRContext &context,
   return compileWithClang(ll, distributed, gpu);
 }
 
-/// Hides from --help every option outside this tool's category and the
-/// generic one (--help, --version): those of the libraries linked in
-/// (LLVM's code generators, AMDGPU's among them, Polly's, MLIR's) and the
-/// pass list, which `stencil-opt --help` prints with each pass's options.
-/// They still work, and --help-hidden lists them: cl::HideUnrelatedOptions
-/// would make them cl::ReallyHidden, out of --help-hidden too.
-static void hideOtherOptions() {
-  auto &options = cl::getRegisteredOptions();
-  // The generic category is not exposed; --help is in it.
-  SmallVector<cl::OptionCategory *> shown(
-      options.lookup("help")->Categories.begin(),
-      options.lookup("help")->Categories.end());
-  shown.push_back(&compileOptions);
-  for (auto &entry : options) {
-    cl::Option *option = entry.second;
-    bool ours = llvm::any_of(option->Categories, [&](auto *category) {
-      return llvm::is_contained(shown, category);
-    });
-    if (!ours && option->getOptionHiddenFlag() == cl::NotHidden)
-      option->setHiddenFlag(cl::Hidden);
-  }
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   executablePath = llvm::sys::fs::getMainExecutable(
@@ -378,7 +356,9 @@ int main(int argc, char **argv) {
   // pipeline with -p.
   PassPipelineCLParser passes("", "The passes to run (default: --convert-to-omp)",
                               "p");
-  hideOtherOptions();
+  // Every option but ours and the generic ones (--help), the pass list
+  // included, only in --help-hidden.
+  stencil::hideRegisteredOptions({&compileOptions});
   cl::ParseCommandLineOptions(
       argc, argv,
       "Compile stencil IR to a native object or shared library, with its C "

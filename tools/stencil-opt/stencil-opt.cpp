@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/InitAll.h"
+#include "Stencil/Support/HelpOptions.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
@@ -20,6 +21,10 @@ int main(int argc, char **argv) {
   mlir::stencil::registerAllStencilPasses();
   // Upstream passes, so that every stage of the lowering can be run alone.
   mlir::registerAllPasses();
+  // What the libraries linked in registered before main (LLVM's code
+  // generators, ...) only in --help-hidden; MlirOptMain's options and the
+  // pass list, registered below, stay in --help.
+  mlir::stencil::hideRegisteredOptions({});
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Stencil optimizer driver\n", registry));
 }
