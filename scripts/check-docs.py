@@ -38,9 +38,10 @@ GENERATED = ("bench/results/tables.md",)
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-# "issue 14", "issue #14", "issues 12 and 14", "issues 12, 14".
+# "issue 14", "issue #14", "issue's (#14", "issues 12 and 14", "issues 12, 14".
 TRACKER = re.compile(
-    r"\bissue\s+#?(\d+)\b|\bissues\s+#?(\d+)\s*(?:,|and\b|&)", re.IGNORECASE)
+    r"\bissue(?:'s)?\s+(?:\(?#)?(\d+)\b|\bissues\s+#?(\d+)\s*(?:,|and\b|&)",
+    re.IGNORECASE)
 # Characters of a placeholder (`bench/Bench<Kernel>.cpp`, `$OUT/x`): such a
 # word names no one file and is counted as not checked. Globs (`*`) must
 # match a file, and braces (`{h,cpp}`) are expanded.
