@@ -38,7 +38,8 @@ GENERATED = ("bench/results/tables.md",)
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-# "issue 14", "issue #14", "issue's (#14", "issues 12 and 14", "issues 12, 14".
+# The word issue with a number: plain, after "#", as "issue's (#N", and as
+# "issues N and M" or "issues N, M".
 TRACKER = re.compile(
     r"\bissue(?:'s)?\s+(?:\(?#)?(\d+)\b|\bissues\s+#?(\d+)\s*(?:,|and\b|&)",
     re.IGNORECASE)
