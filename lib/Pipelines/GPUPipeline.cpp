@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Gather/Passes.h"
 #include "Stencil/GPU/Passes.h"
 #include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Target/Passes.h"

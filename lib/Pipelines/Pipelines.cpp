@@ -8,6 +8,7 @@
 
 #include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Gather/Passes.h"
 #include "Stencil/Distribution/Passes.h"
 #include "Stencil/GPU/Passes.h"
 #include "Stencil/Target/Passes.h"

@@ -8,14 +8,15 @@
 #include "Stencil/InitAll.h"
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Gather/Passes.h"
 #include "Stencil/Distribution/Passes.h"
 #include "Stencil/GPU/Passes.h"
 #include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Target/CInterface.h"
 #include "Stencil/Target/Passes.h"
-#include "Stencil/Transforms/AdjointRules.h"
-#include "Stencil/Transforms/Passes.h"
+#include "Stencil/Adjoint/AdjointRules.h"
+#include "Stencil/Adjoint/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -77,7 +78,8 @@ void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
 }
 
 void mlir::stencil::registerAllStencilPasses() {
-  registerStencilTransformsPasses();
+  registerStencilAdjointPasses();
+  registerStencilGatherPasses();
   registerStencilConversionPasses();
   registerStencilTargetPasses();
   registerStencilDistributionPasses();

@@ -10,6 +10,7 @@
 #define STENCIL_PIPELINES_PIPELINES_H
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Gather/Passes.h"
 #include "Stencil/GPU/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"

@@ -1,6 +1,7 @@
 //===- Passes.td - Stencil target and ABI passes -----------*- tablegen -*-===//
 //
-// The passes after the conversions: OpenMP and LLVM clean-ups, the C ABI
+// The passes after the conversions: clean-ups of the lowered loops (ring
+// cut, hoisted temporaries), OpenMP and LLVM clean-ups, the C ABI
 // (prepare-abi, annotate-noalias) and the checks that end the pipeline.
 //
 //===----------------------------------------------------------------------===//
@@ -305,6 +306,100 @@ def StencilReportLoopsPass
     #### Output IR
     - Unchanged; the pass only emits remarks.
   }];
+}
+
+// Clean-ups of already-lowered loops: the cut's temporaries kept in rings
+// of planes, and temporaries of called functions hoisted out of loops.
+
+def StencilHoistTemporariesPass
+    : Pass<"stencil-hoist-temporaries", "::mlir::ModuleOp"> {
+  let summary = "Allocate the temporaries of functions called in loops once, "
+                "before the loop";
+  let description = [{
+    A private function that allocates an array in its entry block and frees
+    it there (the cut's temporaries, `--stencil-cut-shared`) allocates and
+    frees it at every call. In the step functions of a reversed time loop
+    that is once per step: the allocator returns arrays above its mmap
+    threshold (32 MB in glibc) to the system, and every step faults the
+    pages in again; on a GPU each step pays a device allocation.
+
+    This pass makes such a temporary the function's last argument. Each
+    call inside an `scf.for` passes a buffer allocated before the outermost
+    loop around it that the sizes can be computed before (going up through
+    loops, whose iter_args stand for their initial values, and
+    conditionals; not through parallel loops or other regions), freed right
+    after that loop. Calls before one loop share a buffer where the type,
+    the sizes and the allocation's attributes agree and the call has no
+    other temporary in it: they run one after the other. Each call checks
+    at run time that the buffer has the sizes the function would have
+    allocated (they may differ when rotated arrays differ in shape) and
+    allocates and frees one of its own otherwise. A call outside loops
+    allocates around the call, as before. Functions none of whose calls
+    lie in a loop are left as they are.
+
+    #### Input invariant
+    - A temporary is hoisted only if the function is private and only
+      called (`func.call`), the `memref.alloc` has no symbol operands, is
+      not host memory (`stencil.host_memory`), and is freed once in the
+      entry block; its sizes are computed from arguments and constants by
+      side-effect free ops of the entry block; and it is used only by
+      stencil ops, loads, stores into it and `memref.dim`.
+
+    #### Output IR
+    - `memref.alloc`/`memref.dealloc` before and after loops, `arith`
+      compares and `scf.if` at the calls, and callees with more arguments.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def StencilRingCutPass : Pass<"stencil-ring-cut", "::mlir::ModuleOp"> {
+  let summary = "Keep the cut's temporaries as per-thread rings of planes";
+  let description = [{
+    Runs after `--convert-stencil-to-affine` in functions marked
+    `stencil.noalias`. A cut (`--stencil-cut-shared`) fills temporaries the
+    size of the grid in one parallel nest and reads them in the gather nest
+    after it: a write and a read of each through memory. Where the fill
+    nest is a parallel loop over dimension 0 that writes only the
+    temporaries, at plane `i`, and the gather nest right after it (side
+    effect free ops between) is one parallel loop over dimension 0
+    (`one-outer-loop`) that reads them at planes `i + o` for constants `o`
+    in `[lo, hi]` (`lo <= 0 <= hi`, at most 8 planes) and writes nothing the
+    fill reads, the two become one parallel loop over blocks of dimension 0,
+    one per thread (`omp_get_max_threads`). Each block allocates, per
+    temporary, a ring of `hi - lo + 1` planes; fills the planes before its
+    first; and before the rows of each plane `i` fills plane `i + hi` (where
+    it is one of the fill's planes, under the fill's guard). Accesses to a
+    temporary at plane `p` go to its ring at `p mod (hi - lo + 1)`. Each
+    value is computed by the same ops and read back by the same loads, so
+    results do not change; the ring stays in the caches where the
+    temporary went through memory. Other cuts are left as they are.
+
+    The gather nest may write an array the fill reads (the fused per-point
+    reset of an output adjoint the cut product reads) if both access it
+    only at plane `i` and the gather's writes store values that depend on
+    no memory (their operands, bounds and guards read nothing). A block's
+    fills read the planes of its neighbours next to it, so each block
+    leaves those writes on its first `hi` and last `-lo` planes (its rows
+    there are a copy without them); a second parallel loop over the blocks
+    then runs only those writes on those planes (a copy of the rows with
+    everything else removed), once every block is done.
+
+    #### Output IR
+    - `func.call @omp_get_max_threads`, `affine.parallel` over blocks,
+      `affine.for` over planes, `affine.if`, `affine.apply`, and per-block
+      `memref.alloc` / `memref.dealloc` of the rings.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
 }
 
 #endif // STENCIL_TARGET_PASSES_TD

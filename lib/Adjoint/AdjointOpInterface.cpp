@@ -1,0 +1,31 @@
+//===- AdjointOpInterface.cpp - Reverse-mode AD rules -----------*- C++ -*-===//
+//
+// This file implements AdjointState and includes the generated interface
+// definitions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Adjoint/AdjointOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+#include "Stencil/Adjoint/AdjointOpInterface.cpp.inc"
+
+Value AdjointState::getPrimal(Value value) const {
+  return primal.lookupOrDefault(value);
+}
+
+void AdjointState::addAdjoint(OpBuilder &builder, Location loc, Value value,
+                              Value contribution) {
+  if (!isActive(value) || !contribution)
+    return;
+  Value &adjoint = adjoints[value];
+  if (!adjoint) {
+    adjoint = contribution;
+    return;
+  }
+  adjoint = arith::AddFOp::create(builder, loc, adjoint, contribution);
+}
