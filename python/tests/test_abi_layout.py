@@ -3,43 +3,12 @@ description (stencil-compile --abi-json, "runtime_structs"): read through
 ctypes after a time loop's adjoint, stencil_ckpt_stats must hold what the
 schedule did (steps, slots, the optimal forward steps), which it
 does only if the fields the JSON lists are the struct the compiled runtime
-returns, in its order."""
+returns, in its order. smooth1 (conftest.py) is the time loop."""
 
 import ctypes
 
 import numpy as np
 import pytest
-
-import stencilad
-
-# A 1-D smoother of two rotated buffers over `steps` steps.
-SMOOTH = """
-func.func @smooth1(%u0: memref<?xf64> {stencil.active},
-                  %u1: memref<?xf64> {stencil.active},
-                  %n: index, %steps: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %nm1 = arith.subi %n, %c1 : index
-  %r:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%a = %u0, %b = %u1)
-      -> (memref<?xf64>, memref<?xf64>) {
-    stencil.domain (%i) = (1) to (%nm1) {
-      %l = stencil.gather %a[-1] : memref<?xf64>
-      %r = stencil.gather %a[1] : memref<?xf64>
-      %p = arith.mulf %l, %r : f64
-      stencil.store %p to %b : memref<?xf64>
-    }
-    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
-  }
-  return
-}
-"""
-
-
-@pytest.fixture(scope="module")
-def smooth1(tmp_path_factory):
-    path = tmp_path_factory.mktemp("layout") / "smooth1.mlir"
-    path.write_text(SMOOTH)
-    return stencilad.compile(str(path)).smooth1
 
 
 def last_stats(function):
@@ -54,9 +23,9 @@ def last_stats(function):
 def test_checkpoint_stats_through_ctypes(smooth1, steps, snapshots):
     n = 12
     rng = np.random.default_rng(3)
-    u0, u1 = rng.uniform(0.5, 1.0, n), rng.uniform(0.5, 1.0, n)
-    smooth1.adjoint(u0, u1, n, steps, snapshots=snapshots,
-                    u0_b=np.ones(n), u1_b=np.ones(n))
+    u0, u1, c = (rng.uniform(0.5, 1.0, n) for _ in range(3))
+    smooth1.adjoint(u0, u1, c, n, 0, steps, snapshots=snapshots,
+                    u0_b=np.ones(n))
     got = last_stats(smooth1)
     slots = min(snapshots, steps)
     assert (got.steps, got.slots) == (steps, slots)
