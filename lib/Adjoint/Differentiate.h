@@ -92,6 +92,8 @@ struct TimeLoopOptions {
   /// Hand-overs whose value depends on the shadow handed over alone are
   /// stored by the next step reversed (docs/TimeLoops.md, section 3).
   bool deferHandOvers = true;
+  /// Print each time loop's plan as a JSON remark at the loop.
+  bool report = false;
 };
 
 /// Builds `name`, the adjoint of `primal`, whose body holds the time loop

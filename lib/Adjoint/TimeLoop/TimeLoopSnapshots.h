@@ -9,6 +9,8 @@
 #ifndef STENCIL_LIB_ADJOINT_TIMELOOPSNAPSHOTS_H
 #define STENCIL_LIB_ADJOINT_TIMELOOPSNAPSHOTS_H
 
+#include "TimeLoopPlan.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -20,14 +22,12 @@ struct SnapshotBox {
   SmallVector<Value> lower, upper;
 };
 
-struct OverwrittenBox;
-
 /// `box` (in the step's terms) in the values of the step's caller, where
 /// `argumentValue(k)` is the loop-invariant index it passes as argument k
-/// of the step (null if none); none if a bound uses another argument.
-std::optional<SnapshotBox>
-materializeBox(OpBuilder &builder, Location loc, const OverwrittenBox &box,
-               function_ref<Value(int64_t)> argumentValue);
+/// of the step, for each argument a bound uses.
+SnapshotBox materializeBox(OpBuilder &builder, Location loc,
+                           const OverwrittenBox &box,
+                           function_ref<Value(int64_t)> argumentValue);
 
 /// The parts of a snapshot of an array with a SnapshotBox: its border, as
 /// boxes (offset and size per dimension) packed one after the other.
