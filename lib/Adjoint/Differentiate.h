@@ -98,7 +98,8 @@ struct TimeLoopOptions {
 
 /// Builds `name`, the adjoint of `primal`, whose body holds the time loop
 /// `loop` (docs/TimeLoops.md), together with the step function it calls and
-/// the step's adjoint.
+/// the step's adjoint. Plans the whole reversal first (TimeLoop/
+/// TimeLoopPlan.h) and reports every refusal before the module changes.
 FailureOr<func::FuncOp> differentiateTimeLoop(func::FuncOp primal,
                                               scf::ForOp loop, StringRef name,
                                               const TimeLoopOptions &options);

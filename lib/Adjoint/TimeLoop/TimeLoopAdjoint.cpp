@@ -1,8 +1,9 @@
 //===- TimeLoopAdjoint.cpp - Reverse-mode AD of time loops ------*- C++ -*-===//
 //
-// This file implements the reversal of a time loop (docs/TimeLoops.md). The
-// loop's body becomes a private step function, which the straight-line
-// differentiator differentiates like any other; the adjoint function then
+// This file implements the emitter of the reversal of a time loop
+// (docs/TimeLoops.md) from its plan (TimeLoopPlanner.cpp). The loop's body
+// has become a private step function, which the straight-line
+// differentiator has differentiated like any other; the adjoint function
 // drives both by the checkpointing schedule of the run-time library
 // (Stencil/Runtime/Checkpoint.h): store, restore, advance and reverse
 // actions on one working state, with the snapshots allocated once.
@@ -585,12 +586,16 @@ LogicalResult TimeLoopEmitter::finishScalars() {
   return success();
 }
 
-func::FuncOp TimeLoopEmitter::emit() {
-  installFunctions();
-  createHandOverFunctions();
+void TimeLoopEmitter::collectActiveArgs() {
   for (BlockArgument arg : primal.getArguments())
     if (isActiveArg(primal, arg))
       activeArgs.push_back(arg.getArgNumber());
+}
+
+func::FuncOp TimeLoopEmitter::emit() {
+  installFunctions();
+  createHandOverFunctions();
+  collectActiveArgs();
   // The planner has checked that the name is free.
   createAdjoint(*createAdjointSignature(builder, primal, activeArgs,
                                         plan.adjoint, extraArguments(builder)));
@@ -604,9 +609,7 @@ LogicalResult TimeLoopEmitter::probeScalars() {
   // A probe with the adjoint's signature, next to the scratch module's copy
   // of the primal: the same rules on the same ops as emit(), whose IR goes.
   auto copy = ir.scratch->lookupSymbol<func::FuncOp>(primal.getName());
-  for (BlockArgument arg : primal.getArguments())
-    if (isActiveArg(primal, arg))
-      activeArgs.push_back(arg.getArgNumber());
+  collectActiveArgs();
   FailureOr<func::FuncOp> probe = createAdjointSignature(
       builder, copy, activeArgs, plan.adjoint, extraArguments(builder));
   if (failed(probe))

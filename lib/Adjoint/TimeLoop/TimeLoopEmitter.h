@@ -46,6 +46,7 @@ public:
   LogicalResult probeScalars();
 
 private:
+  void collectActiveArgs();
   void installFunctions();
   void createHandOverFunctions();
   void createAdjoint(func::FuncOp func);
