@@ -243,8 +243,10 @@ static SmallVector<Value> stateArrays(ValueRange binding,
 }
 
 SmallVector<std::optional<SnapshotBox>> TimeLoopEmitter::materializeBoxes() {
-  // The bounds of a box may use the step's captures of index type (the
-  // plan has checked that they do no more), as the driver passes them.
+  // Every box of the plan, also those of arrays the step's adjoint reads,
+  // which keep their whole contents (their bounds stay unused). The bounds
+  // may use the step's captures of index type (the plan has checked that
+  // they use no more), as the driver passes them.
   auto argumentValue = [&](int64_t k) {
     return top.primal.lookupOrDefault(ir.stepCaptures[k]);
   };
@@ -460,11 +462,8 @@ void TimeLoopEmitter::emitDriver() {
     // The library stores every state when the count allows it.
     Value storeAll = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, snapshotCount, scheduled);
-    SmallVector<bool> read;
-    for (const StateArrayPlan &array : plan.state)
-      read.push_back(array.read);
-    snapshots.emplace(builder, loc, types, stateSizes, read, materializeBoxes(),
-                      storeAll);
+    snapshots.emplace(builder, loc, types, stateSizes, plan.state,
+                      materializeBoxes(), storeAll);
     bytes = snapshots->slotBytes();
   }
   schedule = func::CallOp::create(

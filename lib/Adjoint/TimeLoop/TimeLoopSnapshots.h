@@ -56,10 +56,13 @@ struct BorderParts {
 class SnapshotLayout {
 public:
   /// Emits the layout of state arrays of types `types` with the dynamic
-  /// extents `sizes`.
+  /// extents `sizes`, planned as `state` (what the step's adjoint reads,
+  /// which arrays keep only their border), where `boxes` are the boxes of
+  /// the plan in the driver's values.
   SnapshotLayout(OpBuilder &builder, Location loc, ArrayRef<MemRefType> types,
-                 ArrayRef<SmallVector<Value>> sizes, ArrayRef<bool> read,
-                 ArrayRef<std::optional<SnapshotBox>> borders, Value storeAll);
+                 ArrayRef<SmallVector<Value>> sizes,
+                 ArrayRef<StateArrayPlan> state,
+                 ArrayRef<std::optional<SnapshotBox>> boxes, Value storeAll);
 
   /// The bytes of one slot, for the library to size the workspace.
   Value slotBytes() const { return stride; }
