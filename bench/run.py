@@ -390,7 +390,7 @@ def evaluate_targets(results, threads):
                         "met": None if value is None else ok(value),
                         "note": note})
 
-    # Issue 11: the adjoint over its primal, with the reset and (wave3d)
+    # The targets: the adjoint over its primal, with the reset and (wave3d)
     # where the reset is not needed.
     for kernel, variant, adj_max in [("wave3d", "gather_compact", 1.45),
                                      ("wave3d", "gather_noreset", 1.3),

@@ -9,7 +9,7 @@
 #
 #   step      one step's adjoint / one primal step
 #   storeall  the store-all adjoint / the primal loop, (storeall - copies)
-#             / primal (the target of issue 12 excludes the copies), and
+#             / primal (the time-loop target excludes the copies), and
 #             the reverse sweep alone: (storeall - copies - the forward
 #             steps it ran) / primal
 #   revolve   the Revolve adjoint / the primal loop, beside Revolve's

@@ -2,7 +2,9 @@
 #===- build.sh - Configure and build the project --------------------------===//
 #
 # Configures the project with clang-22, lld and the Debian LLVM/MLIR 22
-# packages (TOOLCHAIN.md section 3) and builds every target. The build
+# packages (scripts/install-deps.sh installs them; MLIR_DIR and the lit of
+# /usr/lib/llvm-22/bin, which has no llvm-lit, are set below) and builds
+# every target. The build
 # directory is `build/` at the repository root unless BUILD_DIR is set;
 # JOBS (default: number of cores) limits Ninja's parallelism; BUILD_TARGETS
 # (default: all) names the Ninja targets to build. Extra arguments are passed

@@ -78,8 +78,9 @@ suite() {
   log="$dir/test-logs/$target.log"
   mkdir -p "$dir/test-logs"
   echo "== ninja -C $dir $target"
-  # Output goes through tee (which never closes the pipe early, see
-  # TOOLCHAIN.md pitfall 12) so that it is both shown and kept for parsing.
+  # Output goes through tee, which never closes the pipe early (lit can
+  # hang when a reader such as `head` closes it), so that it is both shown
+  # and kept for parsing.
   ninja -C "$dir" -j "$JOBS" "$target" 2>&1 | tee "$log" || rc=$?
   p="$(count "$log" Passed "Expectedly Failed")"
   f="$(count "$log" Failed Unresolved "Timed Out" "Unexpectedly Passed")"

@@ -95,7 +95,7 @@ max_opt = " --max-opt-level 0" if getattr(config, "stencil_sanitize", "") else "
 check_adjoint += max_opt
 config.substitutions.append(("%check_adjoint", check_adjoint))
 
-# MPI (issue 14): the distributed run-time library is built when CMake finds
+# MPI (docs/Distributed.md): the distributed run-time library is built when CMake finds
 # MPI, and the mpirun tests need mpicc and mpirun. scripts/install-deps.sh
 # installs MPICH, so a missing one shows as UNSUPPORTED tests, never as a
 # silent pass.
@@ -130,7 +130,7 @@ if (config.stencil_have_mpi.upper() in ("TRUE", "ON", "1", "YES")
         ("%dist_runtime",
          os.path.join(config.stencil_obj_root, "lib", "libStencilDistRuntime.a")))
 
-# A CUDA toolkit (issue 15): the GPU run-time library, fatbin binaries
+# A CUDA toolkit (docs/GPU.md): the GPU run-time library, fatbin binaries
 # (ptxas, fatbinary) and shared libraries of GPU kernels need it. Without
 # one the tests that need it are UNSUPPORTED; the PTX tests (format=isa,
 # LLVM's NVPTX back end only) run everywhere.

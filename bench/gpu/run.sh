@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/gpu/run.sh - the GPU checks and benchmark of issue 15 (docs/GPU.md).
+# bench/gpu/run.sh - the GPU checks and benchmark (docs/GPU.md).
 #
 # Runs on a machine with an NVIDIA GPU and its driver, from the bundle that
 # the build makes when it finds a CUDA toolkit (build/bench/gpu/bundle:

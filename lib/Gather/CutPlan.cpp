@@ -9,8 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "CutPlan.h"
+#include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Gather/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
@@ -244,9 +247,28 @@ void mlir::stencil::planPaddedGather(DomainOp domain, CutPlan &plan) {
   plan.padded = padded;
 }
 
+int64_t mlir::stencil::planRingPlanes(DomainOp domain) {
+  auto func = domain->getParentOfType<func::FuncOp>();
+  if (domain.getRank() < 2 || !func ||
+      !StencilDialect::NoaliasAttrHelper(domain.getContext())
+           .isAttrPresent(func))
+    return 0;
+  int64_t lo = 0, hi = 0;
+  for (Operation &op : domain.getBodyBlock()->without_terminator())
+    if (auto access = dyn_cast<AccessOpInterface>(&op);
+        access && access.isWrite()) {
+      int64_t o = (*getIterationOffset(access, domain.getRank()))[0];
+      lo = std::min(lo, o);
+      hi = std::max(hi, o);
+    }
+  int64_t planes = hi - lo + 1;
+  return planes <= kMaxRingPlanes ? planes : 0;
+}
+
 void CutPlan::printJSON(raw_ostream &os) const {
   os << "{\"ops_before\": " << opsBefore << ", \"ops_after\": " << opsAfter
-     << ", \"ring\": " << (ring ? "true" : "false") << ", \"padded\": ";
+     << ", \"ring\": " << (ring ? "true" : "false")
+     << ", \"ring_planes\": " << ringPlanes << ", \"padded\": ";
   if (padded) {
     os << "[";
     llvm::interleaveComma(padded->span, os);

@@ -59,6 +59,13 @@ struct CutPlan {
   /// Set when the cuts were chosen under `ring-min-gain`: the temporaries
   /// are expected to become rings of planes (--stencil-ring-cut).
   bool ring = false;
+  /// The one decision of whether the temporaries may become rings of
+  /// planes: the number of planes of dimension 0 the gather nest reads them
+  /// at (the span of the domain's write offsets there), or 0 where
+  /// --stencil-ring-cut must leave them whole (rank 1, a function without
+  /// `stencil.noalias`, more than kMaxRingPlanes planes). The temporaries
+  /// carry it as `stencil.ring`; --stencil-ring-cut reads only that mark.
+  int64_t ringPlanes = 0;
 
   /// Writes the plan as one line of JSON.
   void printJSON(raw_ostream &os) const;
@@ -70,6 +77,9 @@ struct CutPlan {
 /// are float results of pure, region-free ops other than gathers and
 /// constants.
 CutPlan planCuts(DomainOp domain, uint64_t minGain);
+
+/// The `ringPlanes` of a cut of `domain` (CutPlan::ringPlanes).
+int64_t planRingPlanes(DomainOp domain);
 
 /// Whether a statement of `domain` at a non-zero offset reads `array`
 /// once the values of `plan` are cut (read back, not recomputed): then a

@@ -174,8 +174,12 @@ SmallVector<Value> mlir::stencil::allocTemporaries(OpBuilder &builder,
   SmallVector<int64_t> shape(sizes.size(), ShapedType::kDynamic);
   for (const CutValue &cut : plan.cuts) {
     auto type = MemRefType::get(shape, cut.op->getResult(0).getType());
-    temps.push_back(memref::AllocOp::create(builder, loc, type, sizes,
-                                            builder.getI64IntegerAttr(64)));
+    auto alloc = memref::AllocOp::create(builder, loc, type, sizes,
+                                         builder.getI64IntegerAttr(64));
+    if (plan.ringPlanes > 0)
+      StencilDialect::RingAttrHelper(builder.getContext())
+          .setAttr(alloc, builder.getUnitAttr());
+    temps.push_back(alloc);
   }
   return temps;
 }
@@ -248,24 +252,11 @@ struct StencilCutSharedPass
   /// The plan under ring-min-gain, if --stencil-ring-cut can keep its
   /// temporaries as rings of planes (the pass description); else none.
   CutPlan planRingCuts(DomainOp domain) {
-    auto func = domain->getParentOfType<func::FuncOp>();
-    if (domain.getRank() < 2 || !func ||
-        !StencilDialect::NoaliasAttrHelper(&getContext()).isAttrPresent(func))
-      return {};
     CutPlan plan = planCuts(domain, ringMinGain);
-    if (plan.cuts.empty())
+    if (plan.cuts.empty() || planRingPlanes(domain) == 0)
       return {};
-    int64_t lo = 0, hi = 0;
-    for (Operation &op : domain.getBodyBlock()->without_terminator())
-      if (auto access = dyn_cast<AccessOpInterface>(&op);
-          access && access.isWrite()) {
-        int64_t o = (*getIterationOffset(access, domain.getRank()))[0];
-        lo = std::min(lo, o);
-        hi = std::max(hi, o);
-      }
     std::optional<FusableReset> reset = matchFusableReset(domain);
-    if (hi - lo + 1 > 8 ||
-        (reset && readsOffCentre(domain, plan, reset->array)))
+    if (reset && readsOffCentre(domain, plan, reset->array))
       return {};
     plan.ring = true;
     return plan;
@@ -285,6 +276,8 @@ struct StencilCutSharedPass
         plan = planRingCuts(domain);
       if (fromZero && padded && !plan.ring)
         planPaddedGather(domain, plan);
+      if (!plan.cuts.empty())
+        plan.ringPlanes = planRingPlanes(domain);
       if (report) {
         std::string json;
         llvm::raw_string_ostream os(json);

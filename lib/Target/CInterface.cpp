@@ -9,7 +9,9 @@
 
 #include "Stencil/Target/CInterface.h"
 
+#include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Runtime/Checkpoint.h"
 #include "Stencil/Target/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,8 +25,7 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// Must match STENCIL_ABI_MAX_RANK in include/Stencil/ABI/StencilABI.h.
-static constexpr int64_t kMaxDescriptorRank = 6;
+static constexpr int64_t kMaxDescriptorRank = STENCIL_ABI_MAX_RANK;
 
 static std::string printType(Type type) {
   std::string text;
@@ -354,18 +355,16 @@ static llvm::json::Array valuesToJSON(ArrayRef<CValue> values) {
 void mlir::stencil::printCInterfaceJSON(
     ArrayRef<CEntryPoint> entryPoints, raw_ostream &os,
     const llvm::StringMap<FunctionAccessBounds> *bounds) {
-  // MLIR's descriptor (StridedMemRefType), as StencilABI.h defines it: two
-  // pointers to the element type, then 64-bit integers; sizes and strides
-  // have `rank` entries and are absent at rank 0.
-  auto field = [](StringRef name, StringRef type, bool perDim) {
-    return llvm::json::Object{
-        {"name", name}, {"type", type}, {"count", perDim ? "rank" : "1"}};
-  };
-  llvm::json::Array fields{field("allocated", "element_pointer", false),
-                           field("aligned", "element_pointer", false),
-                           field("offset", "i64", false),
-                           field("sizes", "i64", true),
-                           field("strides", "i64", true)};
+  // The descriptor's fields and the run-time library's structs, from the
+  // tables that the C headers build them from.
+#define STENCIL_FIELD_JSON(name, type, count, T, R)                            \
+  llvm::json::Object{{"name", #name}, {"type", #type}, {"count", #count}},
+  llvm::json::Array fields{
+      STENCIL_ABI_DESCRIPTOR_FIELDS(STENCIL_FIELD_JSON, , )};
+  llvm::json::Object runtimeStructs{
+      {"stencil_ckpt_stats",
+       llvm::json::Array{STENCIL_CKPT_STATS_FIELDS(STENCIL_FIELD_JSON, , )}}};
+#undef STENCIL_FIELD_JSON
   llvm::json::Array entries;
   for (const CEntryPoint &entry : entryPoints) {
     StringRef results =
@@ -401,7 +400,8 @@ void mlir::stencil::printCInterfaceJSON(
   }
   os << llvm::json::Value(llvm::json::Object{
       {"descriptor_fields", std::move(fields)},
-      {"entry_points", std::move(entries)}});
+      {"entry_points", std::move(entries)},
+      {"runtime_structs", std::move(runtimeStructs)}});
   os << "\n";
 }
 

@@ -263,7 +263,7 @@ static bool canInterleave(RingPlan &plan) {
   // A ring of one plane: no block reads another's planes, nothing waits.
   if (plan.lo == 0 && plan.hi == 0)
     plan.deferred.clear();
-  return plan.lo <= 0 && plan.hi >= 0 && plan.planes() <= 8;
+  return plan.lo <= 0 && plan.hi >= 0;
 }
 
 /// The ring plans of `func`: one per fill nest whose temporaries qualify.
@@ -276,7 +276,10 @@ static SmallVector<RingPlan> planRings(func::FuncOp func) {
   llvm::MapVector<Operation *, RingPlan> byFill;
   llvm::DenseSet<Operation *> rejected;
   for (auto alloc : body->getOps<memref::AllocOp>()) {
-    if (alloc.getType().getRank() < 2 || !alloc.getSymbolOperands().empty())
+    // The cut decided which temporaries may become rings (stencil.ring).
+    if (!StencilDialect::RingAttrHelper(func.getContext())
+             .isAttrPresent(alloc) ||
+        alloc.getType().getRank() < 2 || !alloc.getSymbolOperands().empty())
       continue;
     // Find the fill nest first, then extend its plan.
     Operation *fillTop = nullptr;
@@ -666,6 +669,11 @@ struct StencilRingCutPass
     for (func::FuncOp func : funcs)
       for (RingPlan &plan : planRings(func))
         RingEmitter(plan).emit();
+    // Temporaries left whole lose the mark: nothing after reads it.
+    auto ring = StencilDialect::RingAttrHelper(&getContext());
+    getOperation().walk([&](memref::AllocOp alloc) {
+      ring.removeAttr(alloc);
+    });
   }
 };
 } // namespace

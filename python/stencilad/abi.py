@@ -1,8 +1,11 @@
 """The C interface as ctypes types, built from stencil-compile's JSON.
 
 Nothing about the layout is restated here: the descriptor's fields, in
-order, come from the JSON's "descriptor_fields" (docs/ABI.md), and each
-argument's C type and rank from its entry point.
+order, come from the JSON's "descriptor_fields", the run-time library's
+structs (stencil_ckpt_stats) from its "runtime_structs" (docs/ABI.md; both
+are written from the tables of the C headers), and each argument's C type
+and rank from its entry point. test/Integration/gen/check_adjoint.py uses
+this module too.
 """
 
 import ctypes
@@ -24,32 +27,52 @@ ELEMENT_CTYPES = {"f64": ctypes.c_double, "f32": ctypes.c_float}
 FIELD_CTYPES = {"i64": ctypes.c_int64}
 
 
-class Layout:
-    """Descriptor structs for the fields of one ABI description."""
+def struct_type(name, fields, rank=0, element=None):
+    """The ctypes Structure of a table of fields (each {"name", "type",
+    "count"}): a field of count "rank" is an array of `rank` entries, absent
+    at rank 0, and an "element_pointer" points to `element`."""
+    members = []
+    for field in fields:
+        if field["type"] == "element_pointer":
+            ctype = ctypes.POINTER(ELEMENT_CTYPES[element])
+        else:
+            ctype = FIELD_CTYPES[field["type"]]
+        if field["count"] == "rank":
+            if rank == 0:
+                continue
+            ctype = ctype * rank
+        elif field["count"] != "1":
+            ctype = ctype * int(field["count"])
+        members.append((field["name"], ctype))
+    return type(name, (ctypes.Structure,), {"_fields_": members})
 
-    def __init__(self, fields):
-        self.fields = fields
+
+class Layout:
+    """The structs of one ABI description (the JSON of --abi-json): the
+    descriptors of each rank and element type, and the run-time library's
+    structs."""
+
+    def __init__(self, abi):
+        self.fields = abi["descriptor_fields"]
+        self.runtime_structs = abi.get("runtime_structs", {})
         self.cache = {}
 
     def descriptor(self, rank, element):
         """The ctypes Structure of a rank-`rank` descriptor of `element`."""
         key = (rank, element)
         if key not in self.cache:
-            members = []
-            for field in self.fields:
-                if field["type"] == "element_pointer":
-                    ctype = ctypes.POINTER(ELEMENT_CTYPES[element])
-                else:
-                    ctype = FIELD_CTYPES[field["type"]]
-                count = rank if field["count"] == "rank" else int(field["count"])
-                if field["count"] == "rank" and rank == 0:
-                    continue
-                members.append((field["name"], ctype * count
-                                if field["count"] == "rank" else ctype))
             name = "StencilMemRef%dD_%s" % (rank, element)
-            self.cache[key] = type(name, (ctypes.Structure,),
-                                   {"_fields_": members})
+            self.cache[key] = struct_type(name, self.fields, rank, element)
         return self.cache[key]
+
+    def runtime_struct(self, name):
+        """The ctypes Structure of the run-time library's struct `name`
+        (such as "stencil_ckpt_stats")."""
+        if name not in self.cache:
+            if name not in self.runtime_structs:
+                raise KeyError("the ABI description has no struct %s" % name)
+            self.cache[name] = struct_type(name, self.runtime_structs[name])
+        return self.cache[name]
 
     def fill(self, value, array):
         """A descriptor of `value` (an ABI argument) viewing `array`: the

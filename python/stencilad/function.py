@@ -74,7 +74,7 @@ class Module:
         self.source = source
         self.abi = abi
         self._lib = ctypes.CDLL(path)
-        self._layout = Layout(abi["descriptor_fields"])
+        self._layout = Layout(abi)
         self._entries = {}
         for entry in abi["entry_points"]:
             if "adjoint_of" not in entry:

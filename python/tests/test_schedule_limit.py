@@ -9,43 +9,9 @@ shadows as gradients."""
 import numpy as np
 import pytest
 
-import stencilad
-
 LIMIT = "STENCIL_CKPT_MAX_RECOMPUTED_STEPS"
 
-# A 1-D smoother through two rotated buffers whose lower bound and step
-# count are arguments.
-SMOOTH = """
-func.func @smooth1(%u0: memref<?xf64> {stencil.active},
-                  %u1: memref<?xf64> {stencil.active},
-                  %c: memref<?xf64> {stencil.active},
-                  %n: index, %lb: index, %steps: index) {
-  %c1 = arith.constant 1 : index
-  %nm1 = arith.subi %n, %c1 : index
-  %r:2 = scf.for %t = %lb to %steps step %c1 iter_args(%a = %u0, %b = %u1)
-      -> (memref<?xf64>, memref<?xf64>) {
-    stencil.domain (%i) = (1) to (%nm1) {
-      %l = stencil.gather %a[-1] : memref<?xf64>
-      %r = stencil.gather %a[1] : memref<?xf64>
-      %cl = stencil.gather %c[-1] : memref<?xf64>
-      %cr = stencil.gather %c[1] : memref<?xf64>
-      %x = arith.mulf %l, %cl : f64
-      %y = arith.mulf %r, %cr : f64
-      %s = arith.addf %x, %y : f64
-      stencil.store %s to %b : memref<?xf64>
-    }
-    scf.yield %b, %a : memref<?xf64>, memref<?xf64>
-  }
-  return
-}
-"""
-
-
-@pytest.fixture(scope="module")
-def smooth1(tmp_path_factory):
-    path = tmp_path_factory.mktemp("limit") / "smooth1.mlir"
-    path.write_text(SMOOTH)
-    return stencilad.compile(str(path)).smooth1
+# smooth1, the time loop of these tests, is compiled in conftest.py.
 
 
 def arrays(n=16):

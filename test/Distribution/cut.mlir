@@ -11,7 +11,7 @@
 // at the rank's lower bounds, and the gather form stays under a
 // max-gather-ops that the form without the cut exceeds.
 
-// PLAN: remark: cut plan: {"ops_before": {{[0-9]+}}, "ops_after": 4, "ring": false, "padded": null, "cuts": [{"op": "arith.mulf", "shifts": 4
+// PLAN: remark: cut plan: {"ops_before": {{[0-9]+}}, "ops_after": 4, "ring": false, "ring_planes": 0, "padded": null, "cuts": [{"op": "arith.mulf", "shifts": 4
 // NOCUT: error: 'stencil.domain' op has a gather form that would clone about {{[0-9]+}} body ops
 func.func @s(%c: memref<?x?xf64>, %ub: memref<?x?xf64>, %n: index) {
   stencil.domain (%i, %j) = (1, 1) to (%n - 1, %n - 1) {

@@ -42,12 +42,36 @@ extern "C" {
 /* The highest array rank the C interface describes. */
 #define STENCIL_ABI_MAX_RANK 6
 
+/* The descriptor's fields, in order: X(name, type, count, T, R) for each,
+ * where `type` is `element_pointer` (a T *) or `i64` (an int64_t) and
+ * `count` is `1` or `rank` (an array of R entries, absent at rank 0). T and
+ * R are passed through to X. The structs below are built from this table,
+ * and so is the layout that `stencil-compile --abi-json` writes
+ * ("descriptor_fields", docs/ABI.md) for callers without a C compiler. */
+#define STENCIL_ABI_DESCRIPTOR_FIELDS(X, T, R)                                 \
+  X(allocated, element_pointer, 1, T, R)                                       \
+  X(aligned, element_pointer, 1, T, R)                                         \
+  X(offset, i64, 1, T, R)                                                      \
+  X(sizes, i64, rank, T, R)                                                    \
+  X(strides, i64, rank, T, R)
+
+/* The struct member of a field of such a table (here and in the run-time
+ * library's headers), at rank R >= 1 and at rank 0. */
+#define STENCIL_ABI_MEMBER(name, type, count, T, R)                            \
+  STENCIL_ABI_MEMBER_##type##_##count(name, T, R)
+#define STENCIL_ABI_MEMBER0(name, type, count, T, R)                           \
+  STENCIL_ABI_MEMBER0_##count(name, type, T, R)
+#define STENCIL_ABI_MEMBER_element_pointer_1(name, T, R) T *name;
+#define STENCIL_ABI_MEMBER_i64_1(name, T, R) int64_t name;
+#define STENCIL_ABI_MEMBER_i64_rank(name, T, R) int64_t name[R];
+#define STENCIL_ABI_MEMBER0_1(name, type, T, R)                                \
+  STENCIL_ABI_MEMBER_##type##_1(name, T, R)
+#define STENCIL_ABI_MEMBER0_rank(name, type, T, R)
+
 /* Rank 0: a scalar in memory (the shadow of an active scalar argument). */
 #define STENCIL_ABI_DEFINE_RANK0(T, S)                                         \
   typedef struct {                                                             \
-    T *allocated;                                                              \
-    T *aligned;                                                                \
-    int64_t offset;                                                            \
+    STENCIL_ABI_DESCRIPTOR_FIELDS(STENCIL_ABI_MEMBER0, T, 0)                   \
   } StencilMemRef0D_##S;                                                       \
   static inline StencilMemRef0D_##S stencil_memref0d_##S(T *data) {            \
     StencilMemRef0D_##S m;                                                     \
@@ -61,11 +85,7 @@ extern "C" {
  * initializer list. */
 #define STENCIL_ABI_DEFINE_RANK(T, S, R, PARAMS, LIST)                         \
   typedef struct {                                                             \
-    T *allocated;                                                              \
-    T *aligned;                                                                \
-    int64_t offset;                                                            \
-    int64_t sizes[R];                                                          \
-    int64_t strides[R];                                                        \
+    STENCIL_ABI_DESCRIPTOR_FIELDS(STENCIL_ABI_MEMBER, T, R)                    \
   } StencilMemRef##R##D_##S;                                                   \
   static inline StencilMemRef##R##D_##S stencil_memref##R##d_##S(T *data,      \
                                                                  PARAMS) {     \

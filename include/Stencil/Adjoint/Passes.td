@@ -54,9 +54,11 @@ def StencilAdjointPass : Pass<"stencil-adjoint", "::mlir::ModuleOp"> {
 
     #### Input invariant
     - Function bodies are a single block of stencil domains, side-effect
-      free scalar ops, `memref.alloc`/`dealloc` and `func.return`, or at
-      most one time loop (`scf.for`) of such ops with domains and scalar
-      ops before and after it (docs/TimeLoops.md lists what is refused).
+      free scalar ops, `memref.alloc`/`dealloc` and `func.return`, or time
+      loops: `scf.for` loops over such blocks whose step rotates the
+      arrays of consecutive time levels; the adjoint runs the loop
+      backwards with binomial checkpointing (docs/TimeLoops.md says which
+      loops are accepted).
     - No domain overwrites an array that an earlier domain reads while a
       later computation needs the overwritten values (reported otherwise).
 

@@ -80,6 +80,13 @@ def Stencil_Dialect : Dialect {
   //    passes on what they declare or define for the run-time libraries and
   //    the generated code; a symbol of a reserved name without it is the
   //    user's and refused (Stencil/Dialect/ReservedNames.h).
+  //  - `stencil.ring` (unit, on a `memref.alloc`): set by
+  //    --stencil-cut-shared on the temporaries of a cut whose gather nest
+  //    reads them within a few planes of dimension 0 (kMaxRingPlanes,
+  //    Stencil/Gather/Passes.h): the one decision that they may become
+  //    per-thread rings of planes. --stencil-ring-cut rings only marked
+  //    temporaries (where the lowered nests have the shape it needs) and
+  //    removes the mark.
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$active,
     "::mlir::ArrayAttr":$partials,
@@ -93,7 +100,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::UnitAttr":$snapshot_borders,
     "::mlir::IntegerAttr":$global_index,
     "::mlir::UnitAttr":$host_memory,
-    "::mlir::UnitAttr":$runtime
+    "::mlir::UnitAttr":$runtime,
+    "::mlir::UnitAttr":$ring
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

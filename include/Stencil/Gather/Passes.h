@@ -73,6 +73,11 @@ constexpr uint64_t kDefaultCutMinGain = 64;
 /// rings of planes costs no memory traffic, so a smaller gain pays (wave3d
 /// saves 24 ops per point, its time loop and FWI 18).
 constexpr uint64_t kDefaultCutRingMinGain = 16;
+/// The most planes of dimension 0 a ring may hold: --stencil-cut-shared
+/// marks a cut's temporaries `stencil.ring` only if the gather nest reads
+/// them within this many planes, and --stencil-ring-cut rings only marked
+/// temporaries (a thread's ring must stay in its caches).
+constexpr int64_t kMaxRingPlanes = 8;
 
 #define GEN_PASS_DECL
 #include "Stencil/Gather/Passes.h.inc"

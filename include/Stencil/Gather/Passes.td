@@ -53,6 +53,11 @@ def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
     point resets its own element and the gather stays one parallel loop,
     see `--stencil-scatter-to-gather`). Such a plan is not padded.
 
+    Whatever the threshold, the temporaries of a cut that the rings can
+    apply to (rank 2 or more, a `stencil.noalias` function, at most 8
+    planes: the plan's `ring_planes`) are marked `stencil.ring`;
+    `--stencil-ring-cut` keeps only marked temporaries as rings.
+
     #### The padded gather form
     When every write of the cut domain accumulates a cut value times
     constants (`mulf` by a finite constant, `negf`), as in the adjoint of

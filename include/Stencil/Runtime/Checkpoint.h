@@ -39,6 +39,8 @@
 #ifndef STENCIL_RUNTIME_CHECKPOINT_H
 #define STENCIL_RUNTIME_CHECKPOINT_H
 
+#include "Stencil/ABI/StencilABI.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -146,12 +148,9 @@ int64_t stencil_ckpt_action_end(const stencil_ckpt_schedule *schedule);
 int64_t stencil_ckpt_action_slot(const stencil_ckpt_schedule *schedule);
 void stencil_ckpt_finish(stencil_ckpt_schedule *schedule);
 
+/* The workspace as a rank-1 descriptor of bytes (StencilABI.h). */
 typedef struct stencil_ckpt_bytes {
-  char *allocated;
-  char *aligned;
-  int64_t offset;
-  int64_t sizes[1];
-  int64_t strides[1];
+  STENCIL_ABI_DESCRIPTOR_FIELDS(STENCIL_ABI_MEMBER, char, 1)
 } stencil_ckpt_bytes;
 void _mlir_ciface_stencil_ckpt_workspace(stencil_ckpt_bytes *result,
                                          stencil_ckpt_schedule *schedule);
@@ -165,13 +164,21 @@ const char *stencil_ckpt_last_error(void);
 
 /* What the last schedule finished by stencil_ckpt_finish in this process
  * did: its steps, its slots (snapshots the adjoint allocated), the primal
- * steps its ADVANCE actions ran, its STORE actions, and the bytes of one
- * slot (what a STORE copies). For tests and benchmarks; not synchronised
- * between threads. */
+ * steps its ADVANCE actions ran, its STORE actions, the bytes of the
+ * calling thread's workspace after it, and the bytes of one slot (what a
+ * STORE copies). For tests and benchmarks; not synchronised between
+ * threads. The fields, as a table like STENCIL_ABI_DESCRIPTOR_FIELDS, are
+ * also what `stencil-compile --abi-json` describes ("runtime_structs"), so
+ * that callers without a C compiler read the struct through ctypes. */
+#define STENCIL_CKPT_STATS_FIELDS(X, T, R)                                     \
+  X(steps, i64, 1, T, R)                                                       \
+  X(slots, i64, 1, T, R)                                                       \
+  X(forward_steps, i64, 1, T, R)                                               \
+  X(stores, i64, 1, T, R)                                                      \
+  X(workspace_bytes, i64, 1, T, R)                                             \
+  X(slot_bytes, i64, 1, T, R)
 typedef struct stencil_ckpt_stats {
-  int64_t steps, slots, forward_steps, stores;
-  int64_t workspace_bytes; /* the calling thread's workspace after it */
-  int64_t slot_bytes;
+  STENCIL_CKPT_STATS_FIELDS(STENCIL_ABI_MEMBER, void, 0)
 } stencil_ckpt_stats;
 stencil_ckpt_stats stencil_ckpt_last_stats(void);
 

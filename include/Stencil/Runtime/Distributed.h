@@ -1,9 +1,9 @@
 /*===- Distributed.h - Block decomposition and checks of distributed kernels -===//
  *
  * The run-time support of functions distributed by --stencil-distribute
- * (issue 14, docs/Distributed.md). The block decomposition is defined here
- * once: compiled kernels call these functions, and so do callers that
- * allocate the blocks.
+ * (docs/Distributed.md). The block decomposition is defined here once:
+ * compiled kernels call these functions, and so do callers that allocate
+ * the blocks.
  *
  * A dimension of global extent n over `parts` processes: process `coord`
  * (0 <= coord < parts) owns [start, start + count), the first n % parts

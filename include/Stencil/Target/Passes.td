@@ -362,12 +362,16 @@ def StencilRingCutPass : Pass<"stencil-ring-cut", "::mlir::ModuleOp"> {
     Runs after `--convert-stencil-to-affine` in functions marked
     `stencil.noalias`. A cut (`--stencil-cut-shared`) fills temporaries the
     size of the grid in one parallel nest and reads them in the gather nest
-    after it: a write and a read of each through memory. Where the fill
+    after it: a write and a read of each through memory. The cut decides
+    which temporaries may become rings and marks them `stencil.ring` (its
+    plan's `ring_planes`: rank 2 or more, a `stencil.noalias` function, at
+    most 8 planes); this pass considers only marked temporaries, and
+    removes the marks. Where the fill
     nest is a parallel loop over dimension 0 that writes only the
     temporaries, at plane `i`, and the gather nest right after it (side
     effect free ops between) is one parallel loop over dimension 0
     (`one-outer-loop`) that reads them at planes `i + o` for constants `o`
-    in `[lo, hi]` (`lo <= 0 <= hi`, at most 8 planes) and writes nothing the
+    in `[lo, hi]` (`lo <= 0 <= hi`) and writes nothing the
     fill reads, the two become one parallel loop over blocks of dimension 0,
     one per thread (`omp_get_max_threads`). Each block allocates, per
     temporary, a ring of `hi - lo + 1` planes; fills the planes before its

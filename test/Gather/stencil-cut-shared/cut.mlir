@@ -10,7 +10,7 @@
 // stored once, each shift reads it back with one gather: 3 ops, a gain of
 // (3 - 1) * 8 = 16, below the default min-gain of 64.
 
-// PLAN: remark: cut plan: {"ops_before": 24, "ops_after": 3, "ring": false, "padded": [2], "cuts": [{"op": "arith.mulf", "shifts": 3, "slice_ops": 8, "gain": 16}]}
+// PLAN: remark: cut plan: {"ops_before": 24, "ops_after": 3, "ring": false, "ring_planes": 0, "padded": [2], "cuts": [{"op": "arith.mulf", "shifts": 3, "slice_ops": 8, "gain": 16}]}
 
 // CHECK-LABEL: func.func @sin3
 // CHECK:       %[[N:.*]] = affine.max #{{.*}}()[%arg2]
@@ -114,7 +114,7 @@ func.func @sin3(%u: memref<?xf64>, %r: memref<?xf64>, %n: index,
 // the 4 shifts evaluate 4 + 4 + 2 + 2 ops; after, one gather each. The
 // domain result uses x as well, and reads it back too.
 
-// PLAN: remark: cut plan: {"ops_before": 12, "ops_after": 4, "ring": false, "padded": null, "cuts": [{"op": "math.exp", "shifts": 2, "slice_ops": 4, "gain": 4}, {"op": "math.sin", "shifts": 2, "slice_ops": 2, "gain": 2}]}
+// PLAN: remark: cut plan: {"ops_before": 12, "ops_after": 4, "ring": false, "ring_planes": 0, "padded": null, "cuts": [{"op": "math.exp", "shifts": 2, "slice_ops": 4, "gain": 4}, {"op": "math.sin", "shifts": 2, "slice_ops": 2, "gain": 2}]}
 
 // CHECK-LABEL: func.func @two_cuts
 // CHECK:       %[[TE:.*]] = memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
@@ -161,7 +161,7 @@ func.func @two_cuts(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
 // domain's extent seen through a view whose index %lo is its element 0
 // (not padded: the padded form needs temporaries from index 0).
 
-// PLAN: remark: cut plan: {"ops_before": 6, "ops_after": 2, "ring": false, "padded": null, "cuts": [{"op": "math.cos", "shifts": 2, "slice_ops": 3, "gain": 3}]}
+// PLAN: remark: cut plan: {"ops_before": 6, "ops_after": 2, "ring": false, "ring_planes": 0, "padded": null, "cuts": [{"op": "math.cos", "shifts": 2, "slice_ops": 3, "gain": 3}]}
 // CHECK-LABEL: func.func @symbolic_lower
 // CHECK-SAME:    %[[LO:[^:]*]]: index, %[[N:[^:]*]]: index
 // CHECK:       %[[E:.*]] = affine.max #{{.*}}()[%[[LO]], %[[N]]]
@@ -233,7 +233,7 @@ func.func @empty(%u: memref<?xf64>, %ub: memref<?xf64>) {
 // Two accumulates into one array through different `dims` (the identity,
 // and a transpose): the padded form writes each array through one `dims`,
 // so this domain is cut but not padded.
-// PLAN: remark: cut plan: {"ops_before": 4, "ops_after": 2, "ring": false, "padded": null, "cuts": [{"op": "math.cos", "shifts": 2, "slice_ops": 2, "gain": 2}]}
+// PLAN: remark: cut plan: {"ops_before": 4, "ops_after": 2, "ring": false, "ring_planes": 0, "padded": null, "cuts": [{"op": "math.cos", "shifts": 2, "slice_ops": 2, "gain": 2}]}
 // PADDED-LABEL: func.func @mixed_dims
 // PADDED-NOT:   scf.if
 // PADDED:       memref.alloc

@@ -8,9 +8,9 @@
 // gathers, 2 products): a gain of 12. The reset of rb that follows reads
 // rb, after the cut, only in the fill: the gather sweep stays one loop.
 // The plan is not padded (a padded form's temporaries are no rings).
-// PLAN: remark: cut plan: {"ops_before": 16, "ops_after": 4, "ring": true, "padded": null, "cuts": [{"op": "arith.mulf", "shifts": 4, "slice_ops": 4, "gain": 12}]}
+// PLAN: remark: cut plan: {"ops_before": 16, "ops_after": 4, "ring": true, "ring_planes": 3, "padded": null, "cuts": [{"op": "arith.mulf", "shifts": 4, "slice_ops": 4, "gain": 12}]}
 // CHECK-LABEL: func.func @ring
-// CHECK: %[[T:.*]] = memref.alloc
+// CHECK: %[[T:.*]] = memref.alloc({{.*}}) {alignment = 64 : i64, stencil.ring}
 // CHECK: stencil.domain
 // CHECK: stencil.store %{{.*}} to %[[T]]
 // CHECK: stencil.domain
@@ -42,7 +42,7 @@ func.func @ring(%c: memref<?x?xf64>, %rb: memref<?x?xf64>,
 // domain (no planes), a statement at offset (1, 1) that reads rb itself
 // (its reset must lag: blocks, no ring), and offsets of dimension 0 over 9
 // planes.
-// PLAN-COUNT-4: remark: cut plan: {"ops_before": {{[0-9]+}}, "ops_after": {{[0-9]+}}, "ring": false, "padded": null, "cuts": []}
+// PLAN-COUNT-4: remark: cut plan: {"ops_before": {{[0-9]+}}, "ops_after": {{[0-9]+}}, "ring": false, "ring_planes": 0, "padded": null, "cuts": []}
 // CHECK-LABEL: func.func @may_alias
 // CHECK-NOT: memref.alloc
 // CHECK-LABEL: func.func @one_dim

@@ -3,12 +3,15 @@
 // Compiled by stencil-compile.test: the descriptors of the installed ABI
 // header must have the layout of MLIR's own StridedMemRefType
 // (mlir/ExecutionEngine/CRunnerUtils.h), so that C++ callers may pass
-// either; then prints the layout for the comparison with the layout
-// stencil-compile --abi-json describes.
+// either; then prints the layout of the descriptors and of the run-time
+// library's stencil_ckpt_stats, field by field as the C compiler lays them
+// out, for the comparison with what the Python package builds from
+// stencil-compile --abi-json (abi_layout.py).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/ABI/StencilABI.h"
+#include "Stencil/Runtime/Checkpoint.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 
@@ -47,5 +50,10 @@ int main() {
   PRINT(1) PRINT_DIMS(1) std::printf("\n");
   PRINT(2) PRINT_DIMS(2) std::printf("\n");
   PRINT(3) PRINT_DIMS(3) std::printf("\n");
+#define STAT(F)                                                                \
+  std::printf(" %s@%zu", #F, offsetof(stencil_ckpt_stats, F));
+  std::printf("stencil_ckpt_stats size %zu", sizeof(stencil_ckpt_stats));
+  STAT(steps) STAT(slots) STAT(forward_steps) STAT(stores)
+  STAT(workspace_bytes) STAT(slot_bytes) std::printf("\n");
   return 0;
 }

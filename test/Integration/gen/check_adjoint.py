@@ -69,24 +69,29 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
+
 LLVM_BIN = os.environ.get("STENCIL_LLVM_BIN", "/usr/lib/llvm-22/bin")
 LLVM_LIB = os.path.join(os.path.dirname(LLVM_BIN), "lib")
 HERE = os.path.dirname(os.path.realpath(__file__))
 
 
-def _load_gradcheck():
-    """The comparisons of the Python package (python/stencilad/gradcheck.py),
-    the project's one gradient-check engine, loaded from its file: it needs
-    neither NumPy nor the rest of the package."""
+def _load_stencilad(name):
+    """Module `name` of the Python package (python/stencilad), loaded from
+    its file in the source tree: the modules used here need none of the
+    rest of the package."""
     path = os.path.join(HERE, "..", "..", "..", "python", "stencilad",
-                        "gradcheck.py")
-    spec = importlib.util.spec_from_file_location("stencilad_gradcheck", path)
+                        name + ".py")
+    spec = importlib.util.spec_from_file_location("stencilad_" + name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-gradcheck = _load_gradcheck()
+# The comparisons of the project's one gradient-check engine, and the C
+# interface's structs as ctypes types, built from the ABI description.
+gradcheck = _load_stencilad("gradcheck")
+stencilad_abi = _load_stencilad("abi")
 FD_STEP = gradcheck.FD_STEP
 CMP_RTOL = 1e-12
 
@@ -147,33 +152,14 @@ def compile_module(mlir, mode, opt, workdir, args, log):
 
 class ABI:
     """The C interface of one library as stencil-compile describes it
-    (--abi-json): the descriptor's fields and every entry point. Nothing
-    here restates the layout."""
-
-    FIELD_TYPES = {"element_pointer": ctypes.POINTER(ctypes.c_double),
-                   "i64": ctypes.c_int64}
+    (--abi-json): every entry point, and the structs (descriptors,
+    stencil_ckpt_stats) as the Python package builds them from it."""
 
     def __init__(self, path):
         with open(path) as f:
             raw = json.load(f)
-        self.fields = raw["descriptor_fields"]
+        self.layout = stencilad_abi.Layout(raw)
         self.entries = {e["c_symbol"]: e for e in raw["entry_points"]}
-        self._types = {}
-
-    def descriptor(self, rank):
-        """The ctypes structure of a rank-`rank` f64 descriptor."""
-        if rank not in self._types:
-            fields = []
-            for field in self.fields:
-                ctype = self.FIELD_TYPES[field["type"]]
-                if field["count"] == "rank":
-                    if rank == 0:
-                        continue
-                    ctype = ctype * rank
-                fields.append((field["name"], ctype))
-            self._types[rank] = type("MemRef%dD" % rank, (ctypes.Structure,),
-                                     {"_fields_": fields})
-        return self._types[rank]
 
     def check(self, symbol, expected):
         """Raises CaseError unless entry point `symbol` takes `expected`, a
@@ -198,17 +184,9 @@ class Buffer:
         assert len(values) == self.count
         # At least one element, so that empty arrays still have a pointer.
         self.data = (ctypes.c_double * max(1, self.count))(*values)
-        rank = len(shape)
-        self.desc = abi.descriptor(rank)()
-        ptr = ctypes.cast(self.data, ctypes.POINTER(ctypes.c_double))
-        self.desc.allocated = ptr
-        self.desc.aligned = ptr
-        self.desc.offset = 0
-        stride = 1
-        for k in range(rank - 1, -1, -1):
-            self.desc.sizes[k] = shape[k]
-            self.desc.strides[k] = stride
-            stride *= shape[k]
+        view = np.ctypeslib.as_array(self.data)[:self.count].reshape(shape)
+        self.desc = abi.layout.fill({"rank": len(shape), "element": "f64"},
+                                    view)
 
     def values(self):
         return list(self.data[:self.count])
@@ -219,14 +197,6 @@ class Buffer:
 
 class CaseError(Exception):
     pass
-
-
-class CkptStats(ctypes.Structure):
-    """stencil_ckpt_stats (include/Stencil/Runtime/Checkpoint.h)."""
-    _fields_ = [("steps", ctypes.c_int64), ("slots", ctypes.c_int64),
-                ("forward_steps", ctypes.c_int64), ("stores", ctypes.c_int64),
-                ("workspace_bytes", ctypes.c_int64),
-                ("slot_bytes", ctypes.c_int64)]
 
 
 def revolve_forward_steps(steps, slots):
@@ -263,7 +233,8 @@ class Case:
         self.stats = None
         if self.trip_count is not None:
             self.stats = lib.stencil_ckpt_last_stats
-            self.stats.restype = CkptStats
+            self.stats.restype = abi.layout.runtime_struct(
+                "stencil_ckpt_stats")
         for a in self.args:
             if a["kind"] in ("array", "scalar") and a.get("type", "f64") != "f64":
                 raise CaseError("argument %%%s: only f64 arrays and scalars are "

@@ -38,6 +38,39 @@
 // CHECK:       func.func private @omp_get_max_threads() -> i32
 func.func @ring(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index)
     attributes {stencil.noalias} {
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
+  affine.parallel (%i) = (1) to (symbol(%n) - 1) {
+    affine.for %j = 0 to %n {
+      %v = affine.load %u[%i, %j] : memref<?x?xf64>
+      %w = arith.mulf %v, %v : f64
+      affine.store %w, %t[%i, %j] : memref<?x?xf64>
+    }
+  }
+  affine.parallel (%i) = (2) to (symbol(%n) - 2) {
+    affine.for %j = 0 to %n {
+      %a = affine.load %t[%i - 1, %j] : memref<?x?xf64>
+      %b = affine.load %t[%i + 1, %j] : memref<?x?xf64>
+      %s = arith.addf %a, %b : f64
+      affine.store %s, %out[%i, %j] : memref<?x?xf64>
+    }
+  }
+  memref.dealloc %t : memref<?x?xf64>
+  return
+}
+
+// -----
+
+// The same nests, but the cut did not mark the temporary `stencil.ring`
+// (more planes than a ring holds, or a rank-1 or aliased function): it
+// stays whole. The cut decides; the ring cut only follows its marks.
+
+// CHECK-LABEL: func.func @unmarked(
+// CHECK-NOT:   omp_get_max_threads
+// CHECK:       memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf64>
+// CHECK-NOT:   stencil.ring
+// CHECK:       return
+func.func @unmarked(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index)
+    attributes {stencil.noalias} {
   %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
@@ -78,7 +111,7 @@ func.func @ring(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index)
 // CHECK:         memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf64>
 // CHECK-NOT:     omp_get_max_threads
 func.func @may_alias(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index) {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i, %j] : memref<?x?xf64>
@@ -96,7 +129,7 @@ func.func @may_alias(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index) {
 }
 func.func @writes_fill_input(%u: memref<?x?xf64>, %n: index)
     attributes {stencil.noalias} {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i, %j] : memref<?x?xf64>
@@ -114,7 +147,7 @@ func.func @writes_fill_input(%u: memref<?x?xf64>, %n: index)
 }
 func.func @fill_writes_more(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
                             %n: index) attributes {stencil.noalias} {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i, %j] : memref<?x?xf64>
@@ -133,7 +166,7 @@ func.func @fill_writes_more(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
 }
 func.func @ahead(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index)
     attributes {stencil.noalias} {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i, %j] : memref<?x?xf64>
@@ -195,7 +228,7 @@ func.func @ahead(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index)
 // CHECK-NEXT:        affine.store %{{.*}}, %[[U]][%[[T2]], %[[JT2]]]
 func.func @deferred_reset(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
                           %n: index) attributes {stencil.noalias} {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i, %j] : memref<?x?xf64>
@@ -232,7 +265,7 @@ func.func @deferred_reset(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
 // CHECK-NOT:     omp_get_max_threads
 func.func @reset_behind(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
                         %n: index) attributes {stencil.noalias} {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i, %j] : memref<?x?xf64>
@@ -252,7 +285,7 @@ func.func @reset_behind(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
 }
 func.func @fill_reads_ahead(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
                             %n: index) attributes {stencil.noalias} {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 2) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i + 1, %j] : memref<?x?xf64>
@@ -289,7 +322,7 @@ func.func @fill_reads_ahead(%u: memref<?x?xf64>, %out: memref<?x?xf64>,
 // CHECK:       return
 func.func @one_plane(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: index)
     attributes {stencil.noalias} {
-  %t = memref.alloc(%n, %n) {alignment = 64 : i64} : memref<?x?xf64>
+  %t = memref.alloc(%n, %n) {alignment = 64 : i64, stencil.ring} : memref<?x?xf64>
   affine.parallel (%i) = (1) to (symbol(%n) - 1) {
     affine.for %j = 0 to %n {
       %v = affine.load %u[%i, %j] : memref<?x?xf64>
