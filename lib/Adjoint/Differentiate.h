@@ -92,11 +92,14 @@ struct TimeLoopOptions {
   /// Hand-overs whose value depends on the shadow handed over alone are
   /// stored by the next step reversed (docs/TimeLoops.md, section 3).
   bool deferHandOvers = true;
+  /// Print each time loop's plan as a JSON remark at the loop.
+  bool report = false;
 };
 
 /// Builds `name`, the adjoint of `primal`, whose body holds the time loop
 /// `loop` (docs/TimeLoops.md), together with the step function it calls and
-/// the step's adjoint.
+/// the step's adjoint. Plans the whole reversal first (TimeLoop/
+/// TimeLoopPlan.h) and reports every refusal before the module changes.
 FailureOr<func::FuncOp> differentiateTimeLoop(func::FuncOp primal,
                                               scf::ForOp loop, StringRef name,
                                               const TimeLoopOptions &options);

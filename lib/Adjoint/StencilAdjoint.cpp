@@ -696,7 +696,7 @@ struct StencilAdjointPass
         adjoint = ad::differentiateTimeLoop(
             func, loop, name,
             ad::TimeLoopOptions{resetOutputAdjoints, snapshotBorders,
-                                deferHandOvers});
+                                deferHandOvers, report});
       else
         adjoint =
             ad::differentiateStraightLine(func, name, resetOutputAdjoints);

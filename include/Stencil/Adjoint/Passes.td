@@ -38,6 +38,20 @@ def StencilAdjointPass : Pass<"stencil-adjoint", "::mlir::ModuleOp"> {
     Derivative rules come from the `AdjointOpInterface` external models
     (docs/Adjoint.md); an op without a rule is reported.
 
+    A function whose body holds a time loop (an `scf.for` at its top level
+    that rotates arrays through its iter_args or writes captured arrays)
+    is reversed step by step under a checkpointing schedule of the run-time
+    library (docs/TimeLoops.md): the loop's body becomes a private step
+    function `<name>_step` with its adjoint, the domains before and after
+    the loop become `<name>_head` and `<name>_tail`, and the adjoint takes
+    one more argument, the number of snapshots. The reversal is planned
+    before any IR is built, and every refusal is reported then; `report`
+    prints each loop's plan as a JSON remark (`time-loop plan: {...}`):
+    the rotated arrays and the rotation, the sums and clocks, what each
+    state array's snapshot keeps (`read`, the overwritten `box` and whether
+    only its `border` is kept), the shadow hand-overs, the head and the
+    tail, and the schedule's steps and actions.
+
     #### Input invariant
     - Function bodies are a single block of stencil domains, side-effect
       free scalar ops, `memref.alloc`/`dealloc` and `func.return`, or time
@@ -77,6 +91,9 @@ def StencilAdjointPass : Pass<"stencil-adjoint", "::mlir::ModuleOp"> {
            "Time loops: a shadow the reversal hands over is stored by the "
            "next step reversed, fused into its update, where the value "
            "depends on the shadow handed over alone">,
+    Option<"report", "report", "bool", "false",
+           "Time loops: print the plan of each loop's reversal as a JSON "
+           "remark at the loop">,
   ];
 }
 

@@ -20,7 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TimeLoopPlan.h"
+#include "TimeLoopBindings.h"
+#include "TimeLoopEmitter.h"
 
 #include "Stencil/Dialect/StencilOps.h"
 
@@ -32,6 +33,27 @@
 using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::ad;
+
+namespace {
+/// A hand-over with its ops, as the functions below work on it.
+struct ShadowHandOver {
+  unsigned from, to;
+  StoreOp reset;
+  AccumulateOp accumulate;
+  bool deferred = false;
+  unsigned fromArg = 0, toArg = 0, receiverArg = 0;
+};
+} // namespace
+
+/// The hand-overs of `plan` with their `ops` (same index).
+static SmallVector<ShadowHandOver> join(ArrayRef<HandOverPlan> plan,
+                                        ArrayRef<HandOverOps> ops) {
+  SmallVector<ShadowHandOver> joined;
+  for (auto [h, o] : llvm::zip_equal(plan, ops))
+    joined.push_back({h.from, h.to, o.reset, o.accumulate, h.deferred,
+                      h.fromArg, h.toArg, h.receiverArg});
+  return joined;
+}
 
 /// The store of +0.0 into `shadow` by a top-level domain of `func` that
 /// nothing after it uses `shadow` in, if any.
@@ -147,11 +169,10 @@ static void planDeferrals(func::FuncOp stepAdjoint,
   }
 }
 
-SmallVector<ShadowHandOver>
-mlir::stencil::ad::planShadowHandOvers(func::FuncOp stepAdjoint,
-                                       ArrayRef<BlockArgument> shadows,
-                                       ArrayRef<unsigned> handedTo,
-                                       ArrayRef<BlockArgument> perStep) {
+void mlir::stencil::ad::planShadowHandOvers(
+    func::FuncOp stepAdjoint, ArrayRef<BlockArgument> shadows,
+    ArrayRef<unsigned> handedTo, ArrayRef<BlockArgument> perStep,
+    SmallVectorImpl<HandOverPlan> &planned, SmallVectorImpl<HandOverOps> &ops) {
   SmallVector<ShadowHandOver> plan;
   for (auto [from, to] : llvm::enumerate(handedTo)) {
     if (to == from)
@@ -168,11 +189,11 @@ mlir::stencil::ad::planShadowHandOvers(func::FuncOp stepAdjoint,
     plan.push_back(h);
   }
   planDeferrals(stepAdjoint, plan, perStep);
-  return plan;
-}
-
-bool mlir::stencil::ad::anyDeferred(ArrayRef<ShadowHandOver> plan) {
-  return llvm::any_of(plan, [](const ShadowHandOver &h) { return h.deferred; });
+  for (const ShadowHandOver &h : plan) {
+    planned.push_back(
+        {h.from, h.to, h.deferred, h.fromArg, h.toArg, h.receiverArg});
+    ops.push_back({h.reset, h.accumulate});
+  }
 }
 
 /// Creates an empty private function like `like`, named `name`, after it.
@@ -262,8 +283,9 @@ static void emitReceive(func::FuncOp steady, const ShadowHandOver &handOver) {
 }
 
 func::FuncOp mlir::stencil::ad::createSteadyStepAdjoint(
-    func::FuncOp stepAdjoint, ArrayRef<ShadowHandOver> plan, StringRef name,
-    bool receive) {
+    func::FuncOp stepAdjoint, ArrayRef<HandOverPlan> planned,
+    ArrayRef<HandOverOps> ops, StringRef name, bool receive) {
+  SmallVector<ShadowHandOver> plan = join(planned, ops);
   func::FuncOp steady =
       createLike(stepAdjoint, name, stepAdjoint.getResultTypes());
   IRMapping mapping;
@@ -299,10 +321,10 @@ func::FuncOp mlir::stencil::ad::createSteadyStepAdjoint(
   return steady;
 }
 
-func::FuncOp
-mlir::stencil::ad::createHandOverFlush(func::FuncOp stepAdjoint,
-                                       ArrayRef<ShadowHandOver> plan,
-                                       StringRef name) {
+func::FuncOp mlir::stencil::ad::createHandOverFlush(
+    func::FuncOp stepAdjoint, ArrayRef<HandOverPlan> planned,
+    ArrayRef<HandOverOps> ops, StringRef name) {
+  SmallVector<ShadowHandOver> plan = join(planned, ops);
   func::FuncOp flush = createLike(stepAdjoint, name, {});
   Block *entry = flush.addEntryBlock();
   OpBuilder builder = OpBuilder::atBlockEnd(entry);
@@ -318,10 +340,10 @@ mlir::stencil::ad::createHandOverFlush(func::FuncOp stepAdjoint,
   return flush;
 }
 
-func::FuncOp
-mlir::stencil::ad::createHandOverReset(func::FuncOp stepAdjoint,
-                                       ArrayRef<ShadowHandOver> plan,
-                                       StringRef name) {
+func::FuncOp mlir::stencil::ad::createHandOverReset(
+    func::FuncOp stepAdjoint, ArrayRef<HandOverPlan> planned,
+    ArrayRef<HandOverOps> ops, StringRef name) {
+  SmallVector<ShadowHandOver> plan = join(planned, ops);
   func::FuncOp resets = createLike(stepAdjoint, name, {});
   Block *entry = resets.addEntryBlock();
   IRMapping mapping;

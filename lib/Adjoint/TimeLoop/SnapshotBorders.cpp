@@ -1,15 +1,17 @@
-//===- SnapshotBorders.cpp - What a step overwrites before reading -*- C++ -*-===//
+//===- SnapshotBorders.cpp - What a step overwrites before reading -*- C++
+//-*-===//
 //
 // This file implements planOverwrittenBox (TimeLoopPlan.h): the box of an
 // array that a time step stores into before anything reads the array. A
 // snapshot of the state the step starts from then keeps only the rest of
 // the array, its border (`next` of a leapfrog: the step recomputes its
 // interior, and later steps read its faces). materializeBox
-// (TimeLoopSnapshots.h) states the box in the driver's values.
+// (TimeLoopSnapshots.h) states the box in the driver's values, where the
+// planner has checked that it has them (TimeLoopPlanner.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "TimeLoopPlan.h"
+#include "TimeLoopBindings.h"
 #include "TimeLoopSnapshots.h"
 
 #include "Stencil/Dialect/StencilInterfaces.h"
@@ -108,15 +110,9 @@ std::optional<OverwrittenBox> ad::planOverwrittenBox(func::FuncOp step,
   return box;
 }
 
-std::optional<SnapshotBox>
-ad::materializeBox(OpBuilder &builder, Location loc, const OverwrittenBox &box,
-                   function_ref<Value(int64_t)> argumentValue) {
-  auto available = [&](StepBound bound) {
-    return bound.argument < 0 || argumentValue(bound.argument);
-  };
-  if (!llvm::all_of(box.lower, available) ||
-      !llvm::all_of(box.upper, available))
-    return std::nullopt;
+SnapshotBox ad::materializeBox(OpBuilder &builder, Location loc,
+                               const OverwrittenBox &box,
+                               function_ref<Value(int64_t)> argumentValue) {
   // Each bound is a global index of its dimension: marked so, so that
   // --stencil-distribute can make it a rank's local one.
   StencilDialect::GlobalIndexAttrHelper mark(builder.getContext());

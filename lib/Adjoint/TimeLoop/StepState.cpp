@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TimeLoopPlan.h"
+#include "TimeLoopBindings.h"
 
 #include "Stencil/Dialect/StencilOps.h"
 

@@ -1,15 +1,16 @@
 //===- TimeLoopAdjoint.cpp - Reverse-mode AD of time loops ------*- C++ -*-===//
 //
-// This file implements the reversal of a time loop (docs/TimeLoops.md). The
-// loop's body becomes a private step function, which the straight-line
-// differentiator differentiates like any other; the adjoint function then
+// This file implements the emitter of the reversal of a time loop
+// (docs/TimeLoops.md) from its plan (TimeLoopPlanner.cpp). The loop's body
+// has become a private step function, which the straight-line
+// differentiator has differentiated like any other; the adjoint function
 // drives both by the checkpointing schedule of the run-time library
 // (Stencil/Runtime/Checkpoint.h): store, restore, advance and reverse
 // actions on one working state, with the snapshots allocated once.
 //
 //===----------------------------------------------------------------------===//
 
-#include "TimeLoopDifferentiator.h"
+#include "TimeLoopEmitter.h"
 
 #include "Stencil/Runtime/Checkpoint.h"
 #include "Stencil/Support/Declare.h"
@@ -33,106 +34,49 @@ bool ad::isActiveArg(func::FuncOp func, BlockArgument arg) {
   return static_cast<bool>(func.getArgAttr(arg.getArgNumber(), kActiveAttr));
 }
 
-LogicalResult TimeLoopDifferentiator::outlineStep() {
-  // Arguments: the captures (constants are cloned instead), the rotated
-  // arrays, the loop's induction variable, the clocks' values; results:
-  // the summed terms.
-  SmallVector<Type> types;
-  SmallVector<Value> active;
-  for (Value capture : plan.captures) {
-    Operation *def = capture.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      continue;
-    stepCaptures.push_back(capture);
-    types.push_back(capture.getType());
-  }
-  for (unsigned position : plan.arrays)
-    types.push_back(loop.getRegionIterArgs()[position].getType());
-  types.push_back(loop.getInductionVar().getType());
-  for (unsigned position : plan.clocks)
-    types.push_back(loop.getRegionIterArgs()[position].getType());
-  SmallVector<Type> results;
-  for (Value term : plan.terms)
-    results.push_back(term.getType());
-
-  std::string name = (primal.getName() + "_step").str();
-  auto module = primal->getParentOfType<ModuleOp>();
-  if (SymbolTable::lookupSymbolIn(module, name))
-    return primal.emitOpError()
-           << "cannot outline its time step: a symbol named '" << name
-           << "' already exists";
-  builder.setInsertionPointAfter(primal);
-  step = func::FuncOp::create(builder, loop.getLoc(), name,
-                              builder.getFunctionType(types, results));
-  step.setPrivate();
-  Block *entry = step.addEntryBlock();
-  IRMapping mapping;
-  unsigned index = 0;
-  MLIRContext *ctx = primal.getContext();
-  auto markActive = [&](unsigned i) {
-    step.setArgAttr(i, kActiveAttr, UnitAttr::get(ctx));
-  };
-  for (Value capture : stepCaptures) {
-    BlockArgument arg = entry->getArgument(index);
-    mapping.map(capture, arg);
-    arg.setLoc(capture.getLoc());
-    auto funcArg = dyn_cast<BlockArgument>(capture);
-    if (funcArg && isActiveArg(primal, funcArg))
-      markActive(index);
-    ++index;
-  }
-  for (unsigned position : plan.arrays) {
-    BlockArgument arg = entry->getArgument(index);
-    mapping.map(loop.getRegionIterArgs()[position], arg);
-    arg.setLoc(loop.getInitArgs()[position].getLoc());
-    markActive(index++);
-  }
-  mapping.map(loop.getInductionVar(), entry->getArgument(index++));
-  for (unsigned position : plan.clocks)
-    mapping.map(loop.getRegionIterArgs()[position],
-                entry->getArgument(index++));
-
-  builder.setInsertionPointToStart(entry);
-  for (Value capture : plan.captures)
-    if (!mapping.contains(capture))
-      mapping.map(capture,
-                  builder.clone(*capture.getDefiningOp())->getResult(0));
-  llvm::SmallPtrSet<Operation *, 4> additions(plan.additions.begin(),
-                                              plan.additions.end());
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (!additions.contains(&op))
-      builder.clone(op, mapping);
-  SmallVector<Value> returned;
-  for (Value term : plan.terms)
-    returned.push_back(mapping.lookupOrDefault(term));
-  func::ReturnOp::create(builder, loop.getLoc(), returned);
-
-  FailureOr<func::FuncOp> differentiated =
-      differentiateStraightLine(step, name + "_adjoint", resetOutputs);
-  if (failed(differentiated))
-    return failure();
-  stepAdjoint = *differentiated;
-  // The driver passes distinct arrays to both (the rotated arrays are
-  // distinct arguments, the plan keeps them apart from the captures, and
-  // shadows are distinct from everything by the ABI's contract): the same
-  // aliasing facts as a public function's (--stencil-prepare-abi), without
-  // which the step's loops would not vectorize.
-  for (func::FuncOp func : {step, stepAdjoint})
-    func->setAttr(StencilDialect::NoaliasAttrHelper::getNameStr(),
-                  UnitAttr::get(ctx));
-  return success();
+/// What the planner's probe accepted (TimeLoopEmitter::probeScalars): the
+/// same rules, run again on the same ops, cannot refuse it now.
+static void mustSucceed(LogicalResult result) {
+  if (failed(result))
+    llvm::reportFatalInternalError(
+        "the reversal of a time loop refused what its plan accepted");
 }
 
-LogicalResult TimeLoopDifferentiator::createAdjoint() {
-  for (BlockArgument arg : primal.getArguments())
-    if (isActiveArg(primal, arg))
-      activeArgs.push_back(arg.getArgNumber());
-  FailureOr<func::FuncOp> created = createAdjointSignature(
-      builder, primal, activeArgs, adjointName,
-      {{builder.getIndexType(), "snapshots"}});
-  if (failed(created))
-    return failure();
-  adjoint = *created;
+void TimeLoopEmitter::installFunctions() {
+  // Next to the primal, in this order, before the functions after it.
+  Operation *after = primal;
+  for (func::FuncOp func : {ir.headFunction, ir.headAdjoint, ir.tailFunction,
+                            ir.tailAdjoint, ir.step, ir.stepAdjoint})
+    if (func) {
+      func->moveAfter(after);
+      after = func;
+    }
+}
+
+void TimeLoopEmitter::createHandOverFunctions() {
+  if (plan.handOvers.empty())
+    return;
+  steadyAdjoint =
+      createSteadyStepAdjoint(ir.stepAdjoint, plan.handOvers, ir.handOvers,
+                              plan.steadyAdjoint, /*receive=*/false);
+  handOverReset = createHandOverReset(ir.stepAdjoint, plan.handOvers,
+                                      ir.handOvers, plan.handOverReset);
+  if (!plan.anyDeferred())
+    return;
+  receivingAdjoint =
+      createSteadyStepAdjoint(ir.stepAdjoint, plan.handOvers, ir.handOvers,
+                              plan.receivingAdjoint, /*receive=*/true);
+  handOverFlush = createHandOverFlush(ir.stepAdjoint, plan.handOvers,
+                                      ir.handOvers, plan.handOverFlush);
+}
+
+/// The extra argument of a time loop's adjoint: the number of snapshots.
+static SmallVector<std::pair<Type, StringRef>> extraArguments(Builder &b) {
+  return {{b.getIndexType(), "snapshots"}};
+}
+
+void TimeLoopEmitter::createAdjoint(func::FuncOp func) {
+  adjoint = func;
   Block *entry = &adjoint.getBody().front();
   builder.setInsertionPointToStart(entry);
   mapAdjointArguments(primal, entry, activeArgs, top);
@@ -143,7 +87,6 @@ LogicalResult TimeLoopDifferentiator::createAdjoint() {
     if (!isa<MemRefType>(arg.getType()))
       top.active.insert(arg);
   }
-  return success();
 }
 
 /// Marks the float results of `op` active if an operand is.
@@ -156,9 +99,9 @@ static void propagateActivity(Operation *op, AdjointState &state) {
       state.active.insert(result);
 }
 
-LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
+LogicalResult TimeLoopEmitter::reverseEpilogue() {
   Location loc = loop.getLoc();
-  for (Operation *op : plan.prologue) {
+  for (Operation *op : ir.prologue) {
     builder.clone(*op, top.primal);
     propagateActivity(op, top);
   }
@@ -167,7 +110,7 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
   // forward sweep): placeholders stand in, and must be unused once the
   // epilogue is reversed.
   SmallVector<Operation *> placeholders;
-  for (unsigned position : plan.accumulators) {
+  for (unsigned position : plan.shape.accumulators) {
     Value result = loop.getResult(position);
     auto placeholder = UnrealizedConversionCastOp::create(
         builder, loc, result.getType(), ValueRange());
@@ -178,7 +121,7 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
   SmallVector<Operation *> outsidePlaceholders;
   placeOutsideResults(outsidePlaceholders);
   SmallVector<Operation *> clones;
-  for (Operation *op : plan.epilogue) {
+  for (Operation *op : ir.epilogue) {
     clones.push_back(builder.clone(*op, top.primal));
     propagateActivity(op, top);
   }
@@ -188,18 +131,18 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
   for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
     top.addAdjoint(builder, ret.getLoc(), operand,
                    entry.getArgument(firstSeed + i));
-  for (Operation *op : llvm::reverse(plan.epilogue))
+  for (Operation *op : llvm::reverse(ir.epilogue))
     if (failed(reverseScalarOp(builder, op, top)))
       return failure();
   // Values after the loop that the tail captures (its bounds) stay for
   // its adjoint's call.
-  for (auto [op, clone] : llvm::reverse(llvm::zip_equal(plan.epilogue, clones)))
+  for (auto [op, clone] : llvm::reverse(llvm::zip_equal(ir.epilogue, clones)))
     if (clone->use_empty() && isMemoryEffectFree(clone) &&
         llvm::none_of(op->getResults(), [&](Value result) {
-          return plan.tailCaptures.contains(result);
+          return ir.tailCaptures.contains(result);
         }))
       clone->erase();
-  for (auto [k, position] : llvm::enumerate(plan.accumulators)) {
+  for (auto [k, position] : llvm::enumerate(plan.shape.accumulators)) {
     Value result = loop.getResult(position);
     if (!placeholders[k]->use_empty()) {
       Operation *user = *placeholders[k]->getUsers().begin();
@@ -214,7 +157,7 @@ LogicalResult TimeLoopDifferentiator::reverseEpilogue() {
   return seedOutside(outsidePlaceholders);
 }
 
-void TimeLoopDifferentiator::declareRuntime() {
+void TimeLoopEmitter::declareRuntime() {
   auto module = primal->getParentOfType<ModuleOp>();
   MLIRContext *ctx = module.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
@@ -246,7 +189,7 @@ Value ad::callIndex(OpBuilder &builder, Location loc, func::FuncOp callee,
                                     call.getResult(0));
 }
 
-Value TimeLoopDifferentiator::boundAsIndex(Value bound) {
+Value TimeLoopEmitter::boundAsIndex(Value bound) {
   Value value = top.primal.lookupOrDefault(bound);
   if (value.getType().isIndex())
     return value;
@@ -256,7 +199,7 @@ Value TimeLoopDifferentiator::boundAsIndex(Value bound) {
                                     builder.getIndexType(), value);
 }
 
-Value TimeLoopDifferentiator::emitTripCount() {
+Value TimeLoopEmitter::emitTripCount() {
   Location loc = loop.getLoc();
   Value lb = boundAsIndex(loop.getLowerBound());
   Value ub = boundAsIndex(loop.getUpperBound());
@@ -274,7 +217,7 @@ Value TimeLoopDifferentiator::emitTripCount() {
   return arith::SelectOp::create(builder, loc, positive, count, zero);
 }
 
-Value TimeLoopDifferentiator::stepTime(Value index) {
+Value TimeLoopEmitter::stepTime(Value index) {
   Location loc = loop.getLoc();
   Value lb = boundAsIndex(loop.getLowerBound());
   Value st = boundAsIndex(loop.getStep());
@@ -299,55 +242,27 @@ static SmallVector<Value> stateArrays(ValueRange binding,
   return arrays;
 }
 
-/// The arguments of `func` (the step or its adjoint: captures, rotated
-/// arrays, step index, ...) that hold the state, in snapshot order
-/// (stateArrays): the rotated arrays, then the written captures.
-SmallVector<BlockArgument>
-TimeLoopDifferentiator::stateArguments(func::FuncOp func) {
-  Block &entry = func.getBody().front();
-  SmallVector<BlockArgument> state;
-  for (unsigned k = 0; k < plan.arrays.size(); ++k)
-    state.push_back(entry.getArgument(stepCaptures.size() + k));
-  for (Value capture : plan.writtenCaptures)
-    state.push_back(
-        entry.getArgument(llvm::find(stepCaptures, capture) -
-                          stepCaptures.begin()));
-  return state;
-}
-
-void TimeLoopDifferentiator::findStateReads() {
-  SmallVector<BlockArgument> state = stateArguments(stepAdjoint);
-  pruneUnreadStores(stepAdjoint, state);
-  for (BlockArgument arg : state)
-    stateRead.push_back(readsStateContents(arg));
-  stateless = !llvm::is_contained(stateRead, true);
-}
-
-SmallVector<std::optional<SnapshotBox>>
-TimeLoopDifferentiator::planSnapshotBoxes() {
-  // What the driver passes as argument k of the step, where the box's
-  // bounds may use it: the captures of index type (loop invariants).
-  auto argumentValue = [&](int64_t k) -> Value {
-    if (k >= static_cast<int64_t>(stepCaptures.size()) ||
-        !stepCaptures[k].getType().isIndex())
-      return {};
-    return top.primal.lookupOrDefault(stepCaptures[k]);
+SmallVector<std::optional<SnapshotBox>> TimeLoopEmitter::materializeBoxes() {
+  // Every box of the plan, also those of arrays the step's adjoint reads,
+  // which keep their whole contents (their bounds stay unused). The bounds
+  // may use the step's captures of index type (the plan has checked that
+  // they use no more), as the driver passes them.
+  auto argumentValue = [&](int64_t k) {
+    return top.primal.lookupOrDefault(ir.stepCaptures[k]);
   };
   SmallVector<std::optional<SnapshotBox>> boxes;
-  for (BlockArgument arg : stateArguments(step)) {
-    std::optional<OverwrittenBox> box;
-    if (snapshotBorders)
-      box = planOverwrittenBox(step, arg);
-    boxes.push_back(box ? materializeBox(builder, loop.getLoc(), *box,
-                                         argumentValue)
-                        : std::nullopt);
-  }
+  for (const StateArrayPlan &array : plan.state)
+    if (array.box)
+      boxes.push_back(
+          materializeBox(builder, loop.getLoc(), *array.box, argumentValue));
+    else
+      boxes.push_back(std::nullopt);
   return boxes;
 }
 
-SmallVector<Value> TimeLoopDifferentiator::initialBinding() {
+SmallVector<Value> TimeLoopEmitter::initialBinding() {
   SmallVector<Value> initial;
-  for (unsigned position : plan.arrays)
+  for (unsigned position : plan.shape.arrays)
     initial.push_back(top.primal.lookupOrDefault(loop.getInitArgs()[position]));
   return initial;
 }
@@ -360,15 +275,15 @@ SmallVector<Value> ad::rotate(ValueRange binding,
   return result;
 }
 
-SmallVector<Value> TimeLoopDifferentiator::stepOperands(ValueRange binding,
-                                                        Value index,
-                                                        ValueRange written) {
+SmallVector<Value> TimeLoopEmitter::stepOperands(ValueRange binding,
+                                                 Value index,
+                                                 ValueRange written) {
   SmallVector<Value> operands;
-  for (Value capture : stepCaptures) {
+  for (Value capture : ir.stepCaptures) {
     // The written captures are state: `written` overrides them.
-    auto *it = llvm::find(plan.writtenCaptures, capture);
-    if (!written.empty() && it != plan.writtenCaptures.end())
-      operands.push_back(written[it - plan.writtenCaptures.begin()]);
+    auto *it = llvm::find(ir.writtenCaptures, capture);
+    if (!written.empty() && it != ir.writtenCaptures.end())
+      operands.push_back(written[it - ir.writtenCaptures.begin()]);
     else
       operands.push_back(top.primal.lookupOrDefault(capture));
   }
@@ -378,10 +293,10 @@ SmallVector<Value> TimeLoopDifferentiator::stepOperands(ValueRange binding,
   return operands;
 }
 
-SmallVector<Value> TimeLoopDifferentiator::emitStepLoop(Value begin, Value end,
-                                                        ValueRange arrays,
-                                                        ValueRange shadows,
-                                                        bool advance) {
+SmallVector<Value> TimeLoopEmitter::emitStepLoop(Value begin, Value end,
+                                                 ValueRange arrays,
+                                                 ValueRange shadows,
+                                                 bool advance) {
   Location loc = loop.getLoc();
   SmallVector<Value> carried(arrays);
   llvm::append_range(carried, shadows);
@@ -397,30 +312,29 @@ SmallVector<Value> TimeLoopDifferentiator::emitStepLoop(Value begin, Value end,
         ValueRange now = current.take_front(numArrays);
         ValueRange shadowsNow = current.drop_front(numArrays);
         if (advance)
-          func::CallOp::create(builder, l, step,
-                               stepOperands(now, i));
+          func::CallOp::create(builder, l, ir.step, stepOperands(now, i));
         SmallVector<Value> next;
         if (!now.empty())
-          next = rotate(now, plan.rotation);
+          next = rotate(now, plan.shape.rotation);
         if (!shadowsNow.empty())
-          llvm::append_range(next, rotate(shadowsNow, plan.rotation));
+          llvm::append_range(next, rotate(shadowsNow, plan.shape.rotation));
         scf::YieldOp::create(builder, l, next);
       });
   return steps.getResults();
 }
 
-SmallVector<Value> TimeLoopDifferentiator::emitAdvance(ValueRange binding) {
+SmallVector<Value> TimeLoopEmitter::emitAdvance(ValueRange binding) {
   Location loc = loop.getLoc();
   Value begin = callIndex(builder, loc, runtime.actionStep, schedule);
   Value end = callIndex(builder, loc, runtime.actionEnd, schedule);
   return emitStepLoop(begin, end, binding, {}, /*advance=*/true);
 }
 
-SmallVector<Value>
-TimeLoopDifferentiator::emitReversedState(Value slot, ValueRange binding) {
+SmallVector<Value> TimeLoopEmitter::emitReversedState(Value slot,
+                                                      ValueRange binding) {
   Location loc = loop.getLoc();
   SmallVector<Value> working =
-      stateArrays(binding, plan.writtenCaptures, top.primal);
+      stateArrays(binding, ir.writtenCaptures, top.primal);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value fromSlot = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
                                          slot, zero);
@@ -442,13 +356,12 @@ TimeLoopDifferentiator::emitReversedState(Value slot, ValueRange binding) {
   return choice.getResults();
 }
 
-void TimeLoopDifferentiator::emitReverse(ValueRange binding,
-                                         ValueRange shadows) {
+void TimeLoopEmitter::emitReverse(ValueRange binding, ValueRange shadows) {
   Location loc = loop.getLoc();
   Value index = callIndex(builder, loc, runtime.actionStep, schedule);
   SmallVector<Value> state =
-      stateArrays(binding, plan.writtenCaptures, top.primal);
-  if (!stateless)
+      stateArrays(binding, ir.writtenCaptures, top.primal);
+  if (!plan.stateless)
     state = emitReversedState(
         callIndex(builder, loc, runtime.actionSlot, schedule), binding);
   unsigned rotated = binding.size();
@@ -456,7 +369,7 @@ void TimeLoopDifferentiator::emitReverse(ValueRange binding,
       stepOperands(ValueRange(state).take_front(rotated), index,
                    ValueRange(state).drop_front(rotated));
   // The shadows of the step's active arguments, in argument order.
-  for (Value capture : stepCaptures)
+  for (Value capture : ir.stepCaptures)
     if (auto arg = dyn_cast<BlockArgument>(capture))
       if (arg.getOwner()->getParentOp() == primal.getOperation() &&
           isActiveArg(primal, arg))
@@ -466,49 +379,10 @@ void TimeLoopDifferentiator::emitReverse(ValueRange binding,
   emitStepAdjointCall(index, operands);
 }
 
-void TimeLoopDifferentiator::planHandOvers() {
-  // The step's adjoint takes the primal's arguments (captures, rotated
-  // arrays, step index, clocks), the shadows of the active captures, then
-  // those of the rotated arrays.
-  unsigned indexArg = stepCaptures.size() + plan.arrays.size();
-  unsigned first = indexArg + 1 + plan.clocks.size();
-  for (Value capture : stepCaptures)
-    if (auto arg = dyn_cast<BlockArgument>(capture))
-      first += isActiveArg(primal, arg);
-  Block &entry = stepAdjoint.getBody().front();
-  SmallVector<BlockArgument> shadows;
-  for (unsigned k = 0; k < plan.arrays.size(); ++k)
-    shadows.push_back(entry.getArgument(first + k));
-  // Reversing a step hands the shadow of rotated array a to array k with
-  // inverse[k] == a.
-  SmallVector<unsigned> inverse = plan.inverse(), handedTo(inverse.size());
-  for (auto [k, a] : llvm::enumerate(inverse))
-    handedTo[a] = k;
-  // The step's index and the clocks change from step to step.
-  SmallVector<BlockArgument> perStep(
-      entry.getArguments().slice(indexArg, 1 + plan.clocks.size()));
-  handOvers = planShadowHandOvers(stepAdjoint, shadows, handedTo, perStep);
-  if (!deferHandOvers)
-    for (ShadowHandOver &handOver : handOvers)
-      handOver.deferred = false;
-  if (handOvers.empty())
-    return;
-  std::string name = stepAdjoint.getName().str();
-  steadyAdjoint = createSteadyStepAdjoint(stepAdjoint, handOvers,
-                                          name + "_steady", /*receive=*/false);
-  handOverReset = createHandOverReset(stepAdjoint, handOvers, name + "_reset");
-  if (!anyDeferred(handOvers))
-    return;
-  receivingAdjoint = createSteadyStepAdjoint(
-      stepAdjoint, handOvers, name + "_receiving", /*receive=*/true);
-  handOverFlush = createHandOverFlush(stepAdjoint, handOvers, name + "_flush");
-}
-
-void TimeLoopDifferentiator::emitStepAdjointCall(Value index,
-                                                 ValueRange operands) {
+void TimeLoopEmitter::emitStepAdjointCall(Value index, ValueRange operands) {
   Location loc = loop.getLoc();
-  if (handOvers.empty()) {
-    func::CallOp::create(builder, loc, stepAdjoint, operands);
+  if (plan.handOvers.empty()) {
+    func::CallOp::create(builder, loc, ir.stepAdjoint, operands);
     return;
   }
   // The first step reversed (T - 1) adds to the seeds the caller passed;
@@ -527,7 +401,7 @@ void TimeLoopDifferentiator::emitStepAdjointCall(Value index,
                                    /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-  func::CallOp::create(builder, loc, stepAdjoint, operands);
+  func::CallOp::create(builder, loc, ir.stepAdjoint, operands);
   builder.setInsertionPoint(ifFirst.elseBlock()->getTerminator());
   if (receivingAdjoint) {
     Value second = arith::SubIOp::create(builder, loc, last, one);
@@ -565,7 +439,7 @@ static SmallVector<Block *> createCaseBlocks(scf::IndexSwitchOp op) {
   return blocks;
 }
 
-LogicalResult TimeLoopDifferentiator::emitDriver() {
+void TimeLoopEmitter::emitDriver() {
   Location loc = loop.getLoc();
   Block &entry = adjoint.getBody().front();
   Value snapshotCount = entry.getArguments().back();
@@ -577,24 +451,19 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
     return arith::IndexCastOp::create(builder, loc, i64, v).getResult();
   };
   SmallVector<Value> initial = initialBinding(), shadows;
-  for (Value array : stateArrays(initial, plan.writtenCaptures, top.primal))
+  for (Value array : stateArrays(initial, ir.writtenCaptures, top.primal))
     stateSizes.push_back(getDynamicSizes(builder, loc, array));
-  // A state the step's adjoint does not read has no bytes to keep: the
-  // library then schedules the reversed steps alone.
-  findStateReads();
-  findTailReads();
-  planHandOvers();
   Value scheduled = scheduledSteps(steps);
   Value bytes = arith::ConstantIndexOp::create(builder, loc, 0);
-  if (!stateless) {
+  if (!plan.stateless) {
     SmallVector<MemRefType> types;
-    for (Value array : stateArrays(initial, plan.writtenCaptures, top.primal))
+    for (Value array : stateArrays(initial, ir.writtenCaptures, top.primal))
       types.push_back(cast<MemRefType>(array.getType()));
     // The library stores every state when the count allows it.
     Value storeAll = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, snapshotCount, scheduled);
-    snapshots.emplace(builder, loc, types, stateSizes, stateRead,
-                      planSnapshotBoxes(), storeAll);
+    snapshots.emplace(builder, loc, types, stateSizes, plan.state,
+                      materializeBoxes(), storeAll);
     bytes = snapshots->slotBytes();
   }
   schedule = func::CallOp::create(
@@ -611,9 +480,9 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   builder.setInsertionPoint(ifStarted.thenBlock()->getTerminator());
   emitHead();
 
-  for (unsigned position : plan.arrays)
+  for (unsigned position : plan.shape.arrays)
     shadows.push_back(top.shadows.lookup(loop.getInitArgs()[position]));
-  if (!stateless)
+  if (!plan.stateless)
     snapshots->setWorkspace(
         func::CallOp::create(builder, loc, runtime.workspace, schedule)
             .getResult(0));
@@ -630,17 +499,15 @@ LogicalResult TimeLoopDifferentiator::emitDriver() {
   builder.setInsertionPointAfter(actions);
   func::CallOp::create(builder, loc, runtime.finish, schedule);
   emitHeadAdjoint();
-  if (failed(finishScalars()))
-    return failure();
+  mustSucceed(finishScalars());
   builder.setInsertionPointAfter(ifStarted);
   for (Value buffer : clockBuffers)
     memref::DeallocOp::create(builder, loc, buffer);
   func::ReturnOp::create(builder, primal.getLoc());
-  return success();
 }
 
-scf::WhileOp TimeLoopDifferentiator::emitActionLoop(ValueRange initial,
-                                                   ValueRange shadows) {
+scf::WhileOp TimeLoopEmitter::emitActionLoop(ValueRange initial,
+                                             ValueRange shadows) {
   // The schedule's actions, until DONE: (kind, working state, shadows).
   Location loc = loop.getLoc();
   SmallVector<Value> carried(initial);
@@ -666,14 +533,14 @@ scf::WhileOp TimeLoopDifferentiator::emitActionLoop(ValueRange initial,
   return actions;
 }
 
-void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
+void TimeLoopEmitter::emitDispatch(Value kind, ValueRange carried) {
   Location loc = loop.getLoc();
-  unsigned numArrays = plan.arrays.size();
+  unsigned numArrays = plan.shape.arrays.size();
   ValueRange binding = carried.take_front(numArrays);
   ValueRange shadowBinding = carried.drop_front(numArrays);
-  // A stateless schedule only reverses.
+  // A plan.stateless schedule only reverses.
   SmallVector<int64_t> kinds = {STENCIL_CKPT_REVERSE};
-  if (!stateless)
+  if (!plan.stateless)
     kinds = {STENCIL_CKPT_STORE, STENCIL_CKPT_RESTORE, STENCIL_CKPT_ADVANCE,
              STENCIL_CKPT_REVERSE};
   auto dispatch = scf::IndexSwitchOp::create(
@@ -689,14 +556,13 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
   yieldState(binding, emitReverseOrTail(binding, shadowBinding));
   builder.setInsertionPointToStart(cases.back());
   yieldState(binding, shadowBinding);
-  if (stateless)
+  if (plan.stateless)
     return;
   for (bool restore : {false, true}) {
     builder.setInsertionPointToStart(cases[restore ? 1 : 0]);
     Value slot = callIndex(builder, loc, runtime.actionSlot, schedule);
     snapshots->emitCopies(builder, loc, slot,
-                          stateArrays(binding, plan.writtenCaptures,
-                                      top.primal),
+                          stateArrays(binding, ir.writtenCaptures, top.primal),
                           restore);
     yieldState(binding, shadowBinding);
   }
@@ -704,14 +570,14 @@ void TimeLoopDifferentiator::emitDispatch(Value kind, ValueRange carried) {
   yieldState(emitAdvance(binding), shadowBinding);
 }
 
-LogicalResult TimeLoopDifferentiator::finishScalars() {
+LogicalResult TimeLoopEmitter::finishScalars() {
   Location loc = primal.getLoc();
-  for (auto [k, position] : llvm::enumerate(plan.accumulators))
+  for (auto [k, position] : llvm::enumerate(plan.shape.accumulators))
     top.addAdjoint(builder, loc, loop.getInitArgs()[position], termSeeds[k]);
   // The plan has checked that the loop reads no active value computed
   // before it, so only the epilogue and the sums' initial values reach the
   // prologue.
-  for (Operation *op : llvm::reverse(plan.prologue))
+  for (Operation *op : llvm::reverse(ir.prologue))
     if (failed(reverseScalarOp(builder, op, top)))
       return failure();
   addScalarGradients(builder, primal, &adjoint.getBody().front(), activeArgs,
@@ -719,45 +585,37 @@ LogicalResult TimeLoopDifferentiator::finishScalars() {
   return success();
 }
 
-void TimeLoopDifferentiator::cleanup() {
-  for (func::FuncOp func :
-       {adjoint, stepAdjoint, step, tailAdjoint, tail, headAdjoint, head})
-    if (func)
-      func.erase();
+void TimeLoopEmitter::collectActiveArgs() {
+  for (BlockArgument arg : primal.getArguments())
+    if (isActiveArg(primal, arg))
+      activeArgs.push_back(arg.getArgNumber());
 }
 
-FailureOr<func::FuncOp> TimeLoopDifferentiator::run() {
-  if (failed(outlineStep()) || failed(outlineOutside(/*after=*/true)) ||
-      failed(outlineOutside(/*after=*/false)) || failed(createAdjoint())) {
-    cleanup();
-    return failure();
-  }
+func::FuncOp TimeLoopEmitter::emit() {
+  installFunctions();
+  createHandOverFunctions();
+  collectActiveArgs();
+  // The planner has checked that the name is free.
+  createAdjoint(*createAdjointSignature(builder, primal, activeArgs,
+                                        plan.adjoint, extraArguments(builder)));
   declareRuntime();
-  if (failed(reverseEpilogue()) || failed(emitDriver())) {
-    cleanup();
-    return failure();
-  }
+  mustSucceed(reverseEpilogue());
+  emitDriver();
   return adjoint;
 }
 
-FailureOr<func::FuncOp>
-ad::differentiateTimeLoop(func::FuncOp primal, scf::ForOp loop, StringRef name,
-                          const TimeLoopOptions &options) {
-  if (!llvm::any_of(primal.getArguments(), [&](BlockArgument arg) {
-        return isActiveArg(primal, arg);
-      }))
-    return primal.emitOpError() << "has no argument marked " << kActiveAttr;
-  for (Type type : primal.getResultTypes())
-    if (!isStencilFloat(type))
-      return primal.emitOpError()
-             << "returns a value of type " << type
-             << "; functions to differentiate may only return f32/f64";
-  FailureOr<TimeLoopPlan> plan =
-      planTimeLoop(primal, loop, [&](BlockArgument arg) {
-        return isActiveArg(primal, arg);
-      });
-  if (failed(plan))
+LogicalResult TimeLoopEmitter::probeScalars() {
+  // A probe with the adjoint's signature, next to the scratch module's copy
+  // of the primal: the same rules on the same ops as emit(), whose IR goes.
+  auto copy = ir.scratch->lookupSymbol<func::FuncOp>(primal.getName());
+  collectActiveArgs();
+  FailureOr<func::FuncOp> probe = createAdjointSignature(
+      builder, copy, activeArgs, plan.adjoint, extraArguments(builder));
+  if (failed(probe))
     return failure();
-  TimeLoopDifferentiator differentiator(primal, *plan, name, options);
-  return differentiator.run();
+  createAdjoint(*probe);
+  LogicalResult result =
+      success(succeeded(reverseEpilogue()) && succeeded(finishScalars()));
+  probe->erase();
+  return result;
 }

@@ -1,7 +1,7 @@
 //===- TimeLoopClocks.cpp - Scalars a time loop carries passively ---------===//
 //
 // A time loop may carry scalars it computes from themselves, the step's
-// index, constants and passive arguments alone (TimeLoopPlan.h, `clocks`):
+// index, constants and passive arguments alone (LoopShape::clocks):
 // a simulated time `t + dt`, a counter. Their values do not depend on the
 // state, so the adjoint computes them for every step once, before anything
 // else (T + 1 values per clock: the loop's result is the last), and passes
@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TimeLoopDifferentiator.h"
+#include "TimeLoopEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,8 +20,8 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::ad;
 
-void TimeLoopDifferentiator::emitClocks() {
-  if (plan.clocks.empty())
+void TimeLoopEmitter::emitClocks() {
+  if (plan.shape.clocks.empty())
     return;
   Location loc = loop.getLoc();
   tripCount = emitTripCount();
@@ -29,7 +29,7 @@ void TimeLoopDifferentiator::emitClocks() {
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value size = arith::AddIOp::create(builder, loc, tripCount, one);
   SmallVector<Value> initial;
-  for (unsigned position : plan.clocks) {
+  for (unsigned position : plan.shape.clocks) {
     Type type = loop.getRegionIterArgs()[position].getType();
     auto table = memref::AllocOp::create(
         builder, loc, MemRefType::get({ShapedType::kDynamic}, type),
@@ -46,28 +46,28 @@ void TimeLoopDifferentiator::emitClocks() {
         builder.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
         IRMapping mapping = top.primal;
         mapping.map(loop.getInductionVar(), stepTime(i));
-        for (auto [k, position] : llvm::enumerate(plan.clocks)) {
+        for (auto [k, position] : llvm::enumerate(plan.shape.clocks)) {
           memref::StoreOp::create(builder, l, values[k], clockBuffers[k], i);
           mapping.map(loop.getRegionIterArgs()[position], values[k]);
         }
-        for (Operation *op : plan.clockOps)
+        for (Operation *op : ir.clockOps)
           builder.clone(*op, mapping);
         SmallVector<Value> next;
-        for (unsigned position : plan.clocks)
+        for (unsigned position : plan.shape.clocks)
           next.push_back(
               mapping.lookupOrDefault(loop.getYieldedValues()[position]));
         scf::YieldOp::create(builder, l, next);
       });
   // The values after the last step: the loop's results, which the
   // epilogue and the tail may read.
-  for (auto [k, position] : llvm::enumerate(plan.clocks)) {
+  for (auto [k, position] : llvm::enumerate(plan.shape.clocks)) {
     memref::StoreOp::create(builder, loc, steps.getResult(k), clockBuffers[k],
                             tripCount);
     top.primal.map(loop.getResult(position), steps.getResult(k));
   }
 }
 
-SmallVector<Value> TimeLoopDifferentiator::clockValues(Value index) {
+SmallVector<Value> TimeLoopEmitter::clockValues(Value index) {
   SmallVector<Value> values;
   for (Value buffer : clockBuffers)
     values.push_back(

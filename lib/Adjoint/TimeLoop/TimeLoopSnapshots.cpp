@@ -121,14 +121,16 @@ Value SnapshotLayout::slotPartBytes(OpBuilder &builder, Location loc,
 SnapshotLayout::SnapshotLayout(OpBuilder &builder, Location loc,
                                ArrayRef<MemRefType> types,
                                ArrayRef<SmallVector<Value>> sizes,
-                               ArrayRef<bool> read,
+                               ArrayRef<StateArrayPlan> state,
                                ArrayRef<std::optional<SnapshotBox>> boxes,
                                Value storeAll)
-    : types(types), sizes(sizes), read(read), storeAll(storeAll) {
+    : types(types), sizes(sizes), storeAll(storeAll) {
+  for (const StateArrayPlan &array : state)
+    read.push_back(array.read);
   for (auto [k, box] : llvm::enumerate(boxes)) {
     // A slot holds an array the step's adjoint reads whole: it stands in
-    // for the array there.
-    if (!box || read[k]) {
+    // for the array there (the plan's border()).
+    if (!state[k].border()) {
       borders.push_back(std::nullopt);
       continue;
     }

@@ -9,6 +9,8 @@
 #ifndef STENCIL_LIB_ADJOINT_TIMELOOPSNAPSHOTS_H
 #define STENCIL_LIB_ADJOINT_TIMELOOPSNAPSHOTS_H
 
+#include "TimeLoopPlan.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -20,14 +22,12 @@ struct SnapshotBox {
   SmallVector<Value> lower, upper;
 };
 
-struct OverwrittenBox;
-
 /// `box` (in the step's terms) in the values of the step's caller, where
 /// `argumentValue(k)` is the loop-invariant index it passes as argument k
-/// of the step (null if none); none if a bound uses another argument.
-std::optional<SnapshotBox>
-materializeBox(OpBuilder &builder, Location loc, const OverwrittenBox &box,
-               function_ref<Value(int64_t)> argumentValue);
+/// of the step, for each argument a bound uses.
+SnapshotBox materializeBox(OpBuilder &builder, Location loc,
+                           const OverwrittenBox &box,
+                           function_ref<Value(int64_t)> argumentValue);
 
 /// The parts of a snapshot of an array with a SnapshotBox: its border, as
 /// boxes (offset and size per dimension) packed one after the other.
@@ -56,10 +56,13 @@ struct BorderParts {
 class SnapshotLayout {
 public:
   /// Emits the layout of state arrays of types `types` with the dynamic
-  /// extents `sizes`.
+  /// extents `sizes`, planned as `state` (what the step's adjoint reads,
+  /// which arrays keep only their border), where `boxes` are the boxes of
+  /// the plan in the driver's values.
   SnapshotLayout(OpBuilder &builder, Location loc, ArrayRef<MemRefType> types,
-                 ArrayRef<SmallVector<Value>> sizes, ArrayRef<bool> read,
-                 ArrayRef<std::optional<SnapshotBox>> borders, Value storeAll);
+                 ArrayRef<SmallVector<Value>> sizes,
+                 ArrayRef<StateArrayPlan> state,
+                 ArrayRef<std::optional<SnapshotBox>> boxes, Value storeAll);
 
   /// The bytes of one slot, for the library to size the workspace.
   Value slotBytes() const { return stride; }

@@ -481,3 +481,46 @@ func.func @inplace_sum_nonlinear(%u: memref<?xf64> {stencil.active},
   }
   return %S : f64
 }
+
+// -----
+
+// The name of the step's adjoint is taken: the plan checks every name it
+// will create before anything is built.
+func.func private @pair_step_adjoint()
+// expected-error@+1 {{'func.func' op cannot outline its time step: a symbol named 'pair_step_adjoint' already exists}}
+func.func @pair(%a: memref<?xf64> {stencil.active},
+                %b: memref<?xf64> {stencil.active}, %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      stencil.store %v to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// The shadow of y is handed over to x (x_b only takes y_b, at the centre):
+// the name of the step's adjoint without that reset is taken.
+func.func private @handed_step_adjoint_steady()
+// expected-error@+1 {{'func.func' op cannot outline the reversal of its time step: a symbol named 'handed_step_adjoint_steady' already exists}}
+func.func @handed(%a: memref<?xf64> {stencil.active},
+                  %b: memref<?xf64> {stencil.active}, %n: index, %T: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %t = %c0 to %T step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    stencil.domain (%i) = (0) to (%n) {
+      %v = stencil.gather %x[0] : memref<?xf64>
+      %s = math.sin %v : f64
+      stencil.store %s to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}

@@ -1,16 +1,17 @@
-//===- TimeLoopDifferentiator.h - Reversal of a time loop -------*- C++ -*-===//
+//===- TimeLoopEmitter.h - Building the reversal of a time loop -*- C++ -*-===//
 //
-// The state of the reversal of one time loop (docs/TimeLoops.md), shared by
-// TimeLoopAdjoint.cpp (the step, the schedule's driver) and TimeLoopHeadTail.cpp
-// (the domains after the loop). Private to lib/Adjoint.
+// The emitter of the reversal of one time loop (docs/TimeLoops.md) from its
+// plan (TimeLoopPlan.h, TimeLoopPlanner.cpp), shared by TimeLoopAdjoint.cpp
+// (the schedule's driver), TimeLoopClocks.cpp and TimeLoopHeadTail.cpp (the
+// domains before and after the loop). Private to lib/Adjoint.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STENCIL_LIB_ADJOINT_TIMELOOPDIFFERENTIATOR_H
-#define STENCIL_LIB_ADJOINT_TIMELOOPDIFFERENTIATOR_H
+#ifndef STENCIL_LIB_ADJOINT_TIMELOOPEMITTER_H
+#define STENCIL_LIB_ADJOINT_TIMELOOPEMITTER_H
 
 #include "../Differentiate.h"
-#include "TimeLoopPlan.h"
+#include "TimeLoopBindings.h"
 #include "TimeLoopSnapshots.h"
 
 #include "mlir/IR/Builders.h"
@@ -24,34 +25,41 @@ struct RuntimeCalls {
       actionSlot, finish;
 };
 
-class TimeLoopDifferentiator {
+/// Builds the adjoint of a time loop from its complete plan: moves the
+/// functions the planner outlined next to the primal, builds the variants
+/// of the step's adjoint the hand-overs need, and the adjoint function that
+/// drives them by the run-time library's schedule. Nothing it does can be
+/// refused: the planner has checked every name and run every rule.
+class TimeLoopEmitter {
 public:
-  TimeLoopDifferentiator(func::FuncOp primal, const TimeLoopPlan &plan,
-                         StringRef name, const TimeLoopOptions &options)
-      : primal(primal), plan(plan), loop(plan.loop), adjointName(name),
-        resetOutputs(options.resetOutputs),
-        snapshotBorders(options.snapshotBorders),
-        deferHandOvers(options.deferHandOvers),
+  TimeLoopEmitter(func::FuncOp primal, const TimeLoopPlan &plan,
+                  TimeLoopBindings &ir)
+      : primal(primal), plan(plan), ir(ir), loop(ir.loop),
         builder(primal.getContext()) {}
 
-  FailureOr<func::FuncOp> run();
+  /// Builds the adjoint and returns it.
+  func::FuncOp emit();
+  /// For the planner: reverses the scalar ops before and after the loop
+  /// into a probe function in the scratch module, which it then erases;
+  /// reports what their rules cannot do (a sum the adjoint would need the
+  /// value of, an op without a rule).
+  LogicalResult probeScalars();
 
 private:
-  LogicalResult outlineStep();
-  LogicalResult createAdjoint();
+  void collectActiveArgs();
+  void installFunctions();
+  void createHandOverFunctions();
+  void createAdjoint(func::FuncOp func);
   LogicalResult reverseEpilogue();
   void declareRuntime();
-  LogicalResult emitDriver();
+  void emitDriver();
   scf::WhileOp emitActionLoop(ValueRange initial, ValueRange shadows);
   void emitDispatch(Value kind, ValueRange carried);
   /// A bound of the loop (lower, upper, step) in the driver, as an index.
   Value boundAsIndex(Value bound);
   Value emitTripCount();
   SmallVector<Value> initialBinding();
-  SmallVector<BlockArgument> stateArguments(func::FuncOp func);
-  void findStateReads();
-  SmallVector<std::optional<SnapshotBox>> planSnapshotBoxes();
-  void planHandOvers();
+  SmallVector<std::optional<SnapshotBox>> materializeBoxes();
   void emitStepAdjointCall(Value index, ValueRange operands);
   /// An scf.for over steps [begin, end) that rotates `arrays` and
   /// `shadows` as the loop does, running the primal step on `arrays` if
@@ -71,19 +79,14 @@ private:
   void emitClocks();
   SmallVector<Value> clockValues(Value index);
   LogicalResult finishScalars();
-  void cleanup();
 
   // The head and the tail (TimeLoopHeadTail.cpp): the domains before and
-  // after the loop, outlined and differentiated; the tail is reversed
-  // first, on the final state, the head last.
-  LogicalResult outlineOutside(bool after);
-  LogicalResult checkHeadReads();
+  // after the loop, outlined and differentiated by the planner; the tail is
+  // reversed first, on the final state, the head last.
   void placeOutsideResults(SmallVectorImpl<Operation *> &placeholders);
   LogicalResult seedOutside(ArrayRef<Operation *> placeholders);
   void emitHead();
   void emitHeadAdjoint();
-  void findTailReads();
-  bool tailIsScheduled() const;
   Value scheduledSteps(Value steps);
   void emitTailAdjointCall(ValueRange binding, ValueRange shadows);
   void emitUnscheduledTail(ValueRange initial, ValueRange shadows,
@@ -93,27 +96,16 @@ private:
 
   func::FuncOp primal;
   const TimeLoopPlan &plan;
+  TimeLoopBindings &ir;
   scf::ForOp loop;
-  std::string adjointName;
-  bool resetOutputs, snapshotBorders, deferHandOvers;
   OpBuilder builder;
 
   SmallVector<unsigned> activeArgs;
-  /// The step function, its adjoint, and which captures it receives as
-  /// arguments (constants are cloned into it instead).
-  func::FuncOp step, stepAdjoint;
-  /// Where the rotation makes resets unnecessary: the step's adjoint for
-  /// the steps between the last and the first (whose handed-over shadows
-  /// hold nothing to keep), and the resets alone, for after step 0. With
-  /// deferred hand-overs, the steady variant that also stores what the step
-  /// reversed before deferred (all but the first two steps reversed), and
-  /// the stores the last one deferred.
-  SmallVector<ShadowHandOver> handOvers;
+  /// The variants of the step's adjoint for the hand-overs (TimeLoopPlan).
   func::FuncOp steadyAdjoint, receivingAdjoint, handOverReset, handOverFlush;
   Value tripCount;
   /// Per clock, its value before each step and after the last (T + 1).
   SmallVector<Value> clockBuffers;
-  SmallVector<Value> stepCaptures;
   func::FuncOp adjoint;
   RuntimeCalls runtime;
   /// The primal mapping, adjoints and activity of the function level.
@@ -125,25 +117,33 @@ private:
   /// The schedule and the snapshots in its workspace.
   Value schedule;
   std::optional<SnapshotLayout> snapshots;
-  /// Which state arrays the step's adjoint reads; none: no snapshots, no
-  /// forward steps.
-  SmallVector<bool> stateRead;
-  bool stateless = false;
   /// The dynamic extents of each state array (rotated arrays have the
   /// extents of the argument they start from), taken before the schedule.
   SmallVector<SmallVector<Value>> stateSizes;
-  /// The tail as a function of its captures (the loop's final arrays among
-  /// them), its adjoint, the adjoints of its results, and whether that
-  /// adjoint reads the final state.
-  func::FuncOp tail, tailAdjoint;
-  SmallVector<Value> tailSeeds;
-  /// The head as a function of its captures, its adjoint, and the adjoints
-  /// of its sums.
-  func::FuncOp head, headAdjoint;
-  SmallVector<Value> headSeeds;
-  bool tailReadsState = false;
+  /// The adjoints of the tail's and the head's results.
+  SmallVector<Value> tailSeeds, headSeeds;
 };
 
+/// The adjoint of a step whose hand-overs' shadows hold nothing to keep:
+/// each accumulate of `plan` (with its `ops`) stores, or, when deferred, is
+/// gone; its reset is gone. With `receive`, it first stores what the step
+/// reversed before it deferred (all steps but the first two reversed).
+func::FuncOp createSteadyStepAdjoint(func::FuncOp stepAdjoint,
+                                     ArrayRef<HandOverPlan> plan,
+                                     ArrayRef<HandOverOps> ops, StringRef name,
+                                     bool receive);
+
+/// A function with the arguments of `stepAdjoint` that does the resets of
+/// `plan` alone.
+func::FuncOp createHandOverReset(func::FuncOp stepAdjoint,
+                                 ArrayRef<HandOverPlan> plan,
+                                 ArrayRef<HandOverOps> ops, StringRef name);
+
+/// A function with the arguments of `stepAdjoint` that stores what the last
+/// step reversed deferred (after step 0, when it was not also the first).
+func::FuncOp createHandOverFlush(func::FuncOp stepAdjoint,
+                                 ArrayRef<HandOverPlan> plan,
+                                 ArrayRef<HandOverOps> ops, StringRef name);
 
 /// Returns `binding` rotated by `rotation` (entry k of the result is entry
 /// rotation[k] of `binding`).
@@ -158,4 +158,4 @@ bool isActiveArg(func::FuncOp func, BlockArgument arg);
 
 } // namespace mlir::stencil::ad
 
-#endif // STENCIL_LIB_ADJOINT_TIMELOOPDIFFERENTIATOR_H
+#endif // STENCIL_LIB_ADJOINT_TIMELOOPEMITTER_H
