@@ -156,14 +156,8 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                   "with one index result";
     return success();
   }
-  if (name == RingAttrHelper::getNameStr()) {
-    if (!isa<memref::AllocOp>(op) || !isa<UnitAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << name
-                               << "' must be a unit attribute on a "
-                                  "memref.alloc";
-    return success();
-  }
-  if (name == HostMemoryAttrHelper::getNameStr()) {
+  if (name == HostMemoryAttrHelper::getNameStr() ||
+      name == RingAttrHelper::getNameStr()) {
     if (!isa<memref::AllocOp>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name
                                << "' must be a unit attribute on a "

@@ -12,24 +12,6 @@
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/CommandLine.h"
 
-namespace mlir {
-namespace affine {
-class AffineDialect;
-} // namespace affine
-namespace arith {
-class ArithDialect;
-} // namespace arith
-namespace func {
-class FuncDialect;
-} // namespace func
-namespace memref {
-class MemRefDialect;
-} // namespace memref
-namespace scf {
-class SCFDialect;
-} // namespace scf
-} // namespace mlir
-
 namespace mlir::stencil {
 
 /// How domains that scatter (stencil.accumulate at an offset) run: the one

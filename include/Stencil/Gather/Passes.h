@@ -13,24 +13,6 @@
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/CommandLine.h"
 
-namespace mlir {
-namespace affine {
-class AffineDialect;
-} // namespace affine
-namespace arith {
-class ArithDialect;
-} // namespace arith
-namespace func {
-class FuncDialect;
-} // namespace func
-namespace memref {
-class MemRefDialect;
-} // namespace memref
-namespace scf {
-class SCFDialect;
-} // namespace scf
-} // namespace mlir
-
 namespace mlir::stencil {
 
 /// How the scatter-to-gather conversion covers points outside the core.

@@ -106,6 +106,20 @@ void planShadowHandOvers(func::FuncOp stepAdjoint,
 std::optional<OverwrittenBox> planOverwrittenBox(func::FuncOp step,
                                                  BlockArgument array);
 
+/// Whether `value` is a constant, cloned into the step, the head or the
+/// tail rather than passed.
+inline bool isConstant(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Whether `value` is one of the array results of `loop` (a final state;
+/// its other results are clocks, passive).
+inline bool isFinalArray(Value value, scf::ForOp loop) {
+  return value.getDefiningOp() == loop.getOperation() &&
+         isa<MemRefType>(value.getType());
+}
+
 } // namespace mlir::stencil::ad
 
 #endif // STENCIL_LIB_ADJOINT_TIMELOOPBINDINGS_H

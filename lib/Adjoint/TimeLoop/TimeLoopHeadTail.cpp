@@ -39,20 +39,6 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::ad;
 
-/// Whether `value` is a constant, cloned into the head or the tail rather
-/// than passed.
-static bool isConstant(Value value) {
-  Operation *def = value.getDefiningOp();
-  return def && def->hasTrait<OpTrait::ConstantLike>();
-}
-
-/// Whether `value` is one of the array results of `loop` (a final state;
-/// its other results are clocks, passive).
-static bool isFinalArray(Value value, scf::ForOp loop) {
-  return value.getDefiningOp() == loop.getOperation() &&
-         isa<MemRefType>(value.getType());
-}
-
 void TimeLoopEmitter::placeOutsideResults(
     SmallVectorImpl<Operation *> &placeholders) {
   // The sums of the head and the tail have no value here either: only their

@@ -25,20 +25,6 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::ad;
 
-/// Whether `value` is a constant, cloned into the step, the head or the
-/// tail rather than passed.
-static bool isConstant(Value value) {
-  Operation *def = value.getDefiningOp();
-  return def && def->hasTrait<OpTrait::ConstantLike>();
-}
-
-/// Whether `value` is one of the array results of `loop` (a final state;
-/// its other results are clocks, passive).
-static bool isFinalArray(Value value, scf::ForOp loop) {
-  return value.getDefiningOp() == loop.getOperation() &&
-         isa<MemRefType>(value.getType());
-}
-
 /// The argument of `func` that `value` is, if it is one marked active.
 static bool isActiveArgOf(func::FuncOp func, Value value) {
   auto arg = dyn_cast<BlockArgument>(value);

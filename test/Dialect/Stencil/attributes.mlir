@@ -295,6 +295,27 @@ func.func @host_memory_table(%n: index) {
 
 // -----
 
+// `stencil.ring` marks a cut's temporary that may become a ring of planes
+// (set by --stencil-cut-shared, read by --stencil-ring-cut): a unit
+// attribute on a memref.alloc only.
+func.func @ring_on_alloca(%n: index) {
+  // expected-error@+1 {{'memref.alloca' op 'stencil.ring' must be a unit attribute on a memref.alloc}}
+  %a = memref.alloca(%n, %n) {stencil.ring} : memref<?x?xf64>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @ring_temporary
+// CHECK:         memref.alloc(%{{.*}}, %{{.*}}) {stencil.ring} : memref<?x?xf64>
+func.func @ring_temporary(%n: index) {
+  %a = memref.alloc(%n, %n) {stencil.ring} : memref<?x?xf64>
+  memref.dealloc %a : memref<?x?xf64>
+  return
+}
+
+// -----
+
 // `stencil.global_index` marks a bound of a border snapshot's box, an
 // index, as a global index of a dimension (set by --stencil-adjoint).
 func.func @global_index_on_f64() -> f64 {
