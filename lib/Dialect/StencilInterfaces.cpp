@@ -27,3 +27,13 @@ mlir::stencil::getIterationOffset(AccessOpInterface access, unsigned rank) {
   }
   return offset;
 }
+
+SmallVector<int64_t>
+mlir::stencil::getUsedIterationDims(AccessOpInterface access) {
+  SmallVector<int64_t> used;
+  for (int64_t dim : access.getIterationDims())
+    if (dim != kFixedDim && !llvm::is_contained(used, dim))
+      used.push_back(dim);
+  llvm::sort(used);
+  return used;
+}

@@ -395,13 +395,48 @@ static SmallVector<int64_t> iterationDims(std::optional<ArrayRef<int64_t>> dims,
   return llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
 }
 
+/// Checks the `dims` entries of an access: each an iteration dimension of
+/// the rank-`rank` domain or `_`, whose offset is then an index that must
+/// lie in the array (when its extent is static).
+static LogicalResult verifyDims(Operation *op, MemRefType type,
+                                ArrayRef<int64_t> offset,
+                                ArrayRef<int64_t> dims, int64_t rank) {
+  if (static_cast<int64_t>(dims.size()) != type.getRank())
+    return op->emitOpError() << "dims has " << dims.size()
+                             << " entries but the array has rank "
+                             << type.getRank();
+  for (auto [a, dim] : llvm::enumerate(dims)) {
+    if (dim == kFixedDim) {
+      if (offset.empty())
+        return op->emitOpError()
+               << "dims entry " << a
+               << " is fixed (`_`), which needs an offset to give the index";
+      int64_t extent = type.getDimSize(a);
+      if (offset[a] < 0 || (!ShapedType::isDynamic(extent) &&
+                            offset[a] >= extent))
+        return op->emitOpError()
+               << "fixed index " << offset[a] << " of array dimension " << a
+               << " is outside the array (extent "
+               << (ShapedType::isDynamic(extent) ? std::string("?")
+                                                 : std::to_string(extent))
+               << ")";
+      continue;
+    }
+    if (dim < 0 || dim >= rank)
+      return op->emitOpError()
+             << "dims entry " << dim << " is not an iteration dimension of "
+             << "the rank-" << rank << " domain";
+  }
+  return success();
+}
+
 /// Verifies the offset and dims of an access op against its array and the
-/// rank of the enclosing domain. Writes (`isWrite`) must index the array with
-/// a permutation of the iteration dimensions.
+/// rank of the enclosing domain. A store (`isAssign`) must index the array
+/// with a permutation of the iteration dimensions.
 static LogicalResult verifyAccess(Operation *op, MemRefType type,
                                   std::optional<ArrayRef<int64_t>> offset,
                                   std::optional<ArrayRef<int64_t>> dims,
-                                  bool isWrite) {
+                                  bool isAssign) {
   auto domain = op->getParentOfType<DomainOp>();
   int64_t rank = domain.getRank();
   int64_t arrayRank = type.getRank();
@@ -417,38 +452,72 @@ static LogicalResult verifyAccess(Operation *op, MemRefType type,
                << " is out of range; offsets must lie in [-2^40, 2^40] so "
                   "that index arithmetic on them cannot overflow";
   if (dims) {
-    if (static_cast<int64_t>(dims->size()) != arrayRank)
-      return op->emitOpError() << "dims has " << dims->size()
-                               << " entries but the array has rank "
-                               << arrayRank;
-    for (int64_t dim : *dims)
-      if (dim < 0 || dim >= rank)
-        return op->emitOpError()
-               << "dims entry " << dim
-               << " is not an iteration dimension of the rank-" << rank
-               << " domain";
+    if (failed(verifyDims(op, type, offset.value_or(ArrayRef<int64_t>()),
+                          *dims, rank)))
+      return failure();
   } else if (arrayRank != rank) {
     return op->emitOpError()
            << "accesses a rank-" << arrayRank << " array in a rank-" << rank
            << " domain; give `dims` to map iteration dimensions onto array "
               "dimensions";
   }
-  if (isWrite) {
-    SmallVector<int64_t> perm = iterationDims(dims, type);
-    llvm::SmallDenseSet<int64_t> distinct(perm.begin(), perm.end());
-    if (arrayRank != rank || distinct.size() != perm.size())
-      return op->emitOpError()
-             << "must index the array with a permutation of the iteration "
-                "dimensions, so that no two points write the same element";
-  }
+  if (isAssign &&
+      !isPermutationAccess(cast<AccessOpInterface>(op), rank))
+    return op->emitOpError()
+           << "must index the array with a permutation of the iteration "
+              "dimensions: at a subset, a repetition or a fixed element "
+              "several points would assign the same element; sum them with "
+              "`stencil.accumulate` instead";
   return success();
+}
+
+/// Parses the optional `dims [d, _, ...]` of an access op; `_` is a fixed
+/// dimension (kFixedDim).
+static ParseResult parseAccessDims(OpAsmParser &parser,
+                                   DenseI64ArrayAttr &dims) {
+  if (parser.parseOptionalKeyword("dims"))
+    return success();
+  SmallVector<int64_t> entries;
+  auto parseEntry = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalKeyword("_"))) {
+      entries.push_back(kFixedDim);
+      return success();
+    }
+    int64_t dim;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseInteger(dim))
+      return failure();
+    if (dim == kFixedDim)
+      return parser.emitError(loc, "write a fixed dimension as `_`");
+    entries.push_back(dim);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseEntry))
+    return failure();
+  dims = parser.getBuilder().getDenseI64ArrayAttr(entries);
+  return success();
+}
+
+static void printAccessDims(OpAsmPrinter &p, Operation *,
+                            DenseI64ArrayAttr dims) {
+  if (!dims)
+    return;
+  p << " dims [";
+  llvm::interleaveComma(dims.asArrayRef(), p, [&](int64_t dim) {
+    if (dim == kFixedDim)
+      p << "_";
+    else
+      p << dim;
+  });
+  p << "]";
 }
 
 // GatherOp
 
 LogicalResult GatherOp::verify() {
   return verifyAccess(*this, getArray().getType(), getOffset(), getDims(),
-                      /*isWrite=*/false);
+                      /*isAssign=*/false);
 }
 TypedValue<MemRefType> GatherOp::getAccessedArray() { return getArray(); }
 SmallVector<int64_t> GatherOp::getArrayOffset() {
@@ -463,7 +532,7 @@ bool GatherOp::isWrite() { return false; }
 
 LogicalResult StoreOp::verify() {
   return verifyAccess(*this, getArray().getType(), std::nullopt, getDims(),
-                      /*isWrite=*/true);
+                      /*isAssign=*/true);
 }
 TypedValue<MemRefType> StoreOp::getAccessedArray() { return getArray(); }
 SmallVector<int64_t> StoreOp::getArrayOffset() {
@@ -478,7 +547,11 @@ bool StoreOp::isWrite() { return true; }
 
 LogicalResult AccumulateOp::verify() {
   return verifyAccess(*this, getArray().getType(), getOffset(), getDims(),
-                      /*isWrite=*/true);
+                      /*isAssign=*/false);
+}
+bool AccumulateOp::isReduction() {
+  auto domain = (*this)->getParentOfType<DomainOp>();
+  return domain && !isPermutationAccess(*this, domain.getRank());
 }
 TypedValue<MemRefType> AccumulateOp::getAccessedArray() { return getArray(); }
 SmallVector<int64_t> AccumulateOp::getArrayOffset() {

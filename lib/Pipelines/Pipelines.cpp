@@ -53,6 +53,9 @@ void mlir::stencil::buildConvertToOMPPipeline(
   if (options.cInterface)
     pm.addPass(createStencilPrepareABIPass());
   if (options.scatter == ScatterLowering::Gather) {
+    // The gather form shifts writes that each point owns; reductions sum
+    // in domains of their own.
+    pm.addPass(createStencilSplitReductionsPass());
     if (options.cut) {
       StencilCutSharedPassOptions cut;
       cut.minGain = options.cutMinGain;

@@ -161,14 +161,19 @@ def Stencil_GatherOp : Stencil_AccessOp<"gather", [
     rank. Without `dims`, array dimension `a` is indexed by iteration
     dimension `a` (the identity; the array rank must then equal the domain
     rank). `dims` may permute, select or repeat iteration dimensions, e.g.
-    reading a 1-D coefficient `c[j]` in a 2-D domain. The offset is a compile
-    time constant; the read must be in bounds for every point of the domain.
+    reading a 1-D coefficient `c[j]` in a 2-D domain, or fix an array
+    dimension with `_`: that dimension follows no iteration dimension and its
+    offset is the absolute index (`%w[1, 2] dims [_, _]` reads `w[1][2]`).
+    The offset is a compile time constant; the read must be in bounds for
+    every point of the domain.
 
     ```mlir
     // u[i-1][j][k+2] in a 3-D domain (i, j, k):
     %a = stencil.gather %u[-1, 0, 2] : memref<?x?x?xf64>
     // c[j] in a 2-D domain (i, j):
     %b = stencil.gather %c[0] dims [1] : memref<?xf64>
+    // u[2][i+1][j], channel 2 fixed, in a 2-D domain (i, j):
+    %c = stencil.gather %u[2, 1, 0] dims [_, 0, 1] : memref<?x?x?xf64>
     ```
   }];
   let arguments = (ins Arg<Stencil_Array, "the array to read", [MemRead]>:$array,
@@ -176,7 +181,7 @@ def Stencil_GatherOp : Stencil_AccessOp<"gather", [
                        OptionalAttr<DenseI64ArrayAttr>:$dims);
   let results = (outs Stencil_Float:$result);
   let assemblyFormat = [{
-    $array `` $offset (`dims` $dims^)? attr-dict `:` type($array)
+    $array `` $offset `` custom<AccessDims>($dims) attr-dict `:` type($array)
   }];
 }
 
@@ -188,8 +193,9 @@ def Stencil_StoreOp : Stencil_AccessOp<"store", [
   let description = [{
     Assigns `value` to `array[iv[dims[0]], ..., iv[dims[d-1]]]` (`=`). The
     write is at the centre: `dims`, if given, must be a permutation of the
-    iteration dimensions (so that no two points write the same element);
-    without it the array is indexed by the point itself.
+    iteration dimensions (so that no two points assign the same element);
+    without it the array is indexed by the point itself. To write at a
+    subset of the iteration dimensions, sum with `stencil.accumulate`.
 
     ```mlir
     stencil.store %v to %r : memref<?x?xf64>
@@ -201,7 +207,7 @@ def Stencil_StoreOp : Stencil_AccessOp<"store", [
                        Arg<Stencil_Array, "the array to write", [MemWrite]>:$array,
                        OptionalAttr<DenseI64ArrayAttr>:$dims);
   let assemblyFormat = [{
-    $value `to` $array (`dims` $dims^)? attr-dict `:` type($array)
+    $value `to` $array `` custom<AccessDims>($dims) attr-dict `:` type($array)
   }];
 }
 
@@ -216,12 +222,20 @@ def Stencil_AccumulateOp : Stencil_AccessOp<"accumulate", [
     *scatter*, the access pattern that reverse-mode AD produces from a gather.
     Different points may then update the same element, so a domain that
     scatters is not parallel as written: the scatter-to-gather conversion (or
-    atomics) make it so. `dims`, if given, must be a permutation of the
-    iteration dimensions.
+    atomics) make it so.
+
+    `dims` may also select, repeat or fix (`_`) dimensions, as for a gather:
+    the accumulate is then a *reduction*, summing over the points that share
+    the iteration dimensions it uses. Reductions are lowered in a fixed
+    order that depends on the sizes only, never on the threads.
 
     ```mlir
     // ub[i-1] += t
     stencil.accumulate %t to %ub[-1] : memref<?xf64>
+    // vb[k] += t in a domain (i, j, k): a reduction over (i, j)
+    stencil.accumulate %t to %vb[0] dims [2] : memref<?xf64>
+    // wb[1][2] += t: a reduction over every point
+    stencil.accumulate %t to %wb[1, 2] dims [_, _] : memref<3x3xf64>
     ```
   }];
   let arguments = (ins Stencil_Float:$value,
@@ -230,12 +244,19 @@ def Stencil_AccumulateOp : Stencil_AccessOp<"accumulate", [
                        DenseI64ArrayAttr:$offset,
                        OptionalAttr<DenseI64ArrayAttr>:$dims);
   let assemblyFormat = [{
-    $value `to` $array `` $offset (`dims` $dims^)? attr-dict `:` type($array)
+    $value `to` $array `` $offset `` custom<AccessDims>($dims) attr-dict `:` type($array)
   }];
   let extraClassDeclaration = [{
-    /// Returns true if the update is at a non-zero offset (a scatter).
+    /// Returns true if `dims` is not a permutation of the enclosing
+    /// domain's iteration dimensions: the update sums over the points that
+    /// share the iteration dimensions it uses (a selection, a repetition, a
+    /// fixed element or a rank-0 array).
+    bool isReduction();
+    /// Returns true if the update is not a reduction and is at a non-zero
+    /// offset (a scatter).
     bool isScatter() {
-      return ::llvm::any_of(getOffset(), [](int64_t o) { return o != 0; });
+      return !isReduction() &&
+             ::llvm::any_of(getOffset(), [](int64_t o) { return o != 0; });
     }
   }];
 }

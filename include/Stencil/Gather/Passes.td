@@ -12,6 +12,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def StencilSplitReductionsPass
+    : Pass<"stencil-split-reductions", "::mlir::ModuleOp"> {
+  let summary = "Move reductions out of scatter domains into domains of "
+                "their own";
+  let description = [{
+    A reduction is an accumulate whose `dims` is not a permutation of the
+    iteration dimensions: the adjoint of a coefficient read at a subset of
+    them (`c[j]` in a domain `(i, j)`), at a repetition, at a fixed element
+    (`w[1][2]`) or as a rank-0 array. Its points do not each own an
+    element, so the gather form, which shifts every write to the centre,
+    does not apply to it; the lowering sums it instead
+    (`--convert-stencil-to-affine`, in a fixed order).
+
+    For every domain that both writes through a permutation and reduces,
+    this pass moves the reductions, with the part of the body they depend
+    on, into a new domain with the same bounds placed right after it. An
+    array is never both read and written in one domain, so the two halves
+    may run in either order. Domains then either reduce or scatter, never
+    both; the cut and the gather conversion leave reducing domains alone.
+  }];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
 def StencilCutSharedPass : Pass<"stencil-cut-shared", "::mlir::ModuleOp"> {
   let summary = "Store values that several shifted statements share in "
                 "temporary arrays";

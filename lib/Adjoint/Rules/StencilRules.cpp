@@ -19,7 +19,7 @@ using namespace mlir::stencil;
 
 namespace {
 
-/// `x = in[p + o]`  =>  `in_b[p + o] += x_b`.
+/// `x = in[p + o]`  =>  `in_b[p + o] += x_b`, with the gather's `dims`.
 struct GatherOpAdjoint
     : public AdjointOpInterface::ExternalModel<GatherOpAdjoint, GatherOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
@@ -29,14 +29,9 @@ struct GatherOpAdjoint
     Value adjoint = state.getAdjoint(gather.getResult());
     if (!shadow || !adjoint)
       return success();
-    // The scatter writes where the gather read; several points would write
-    // one element unless the access is a permutation.
-    unsigned rank = gather->getParentOfType<DomainOp>().getRank();
-    if (failed(getIterationOffset(gather, rank)))
-      return gather.emitOpError(
-          "reads an active array through `dims` that are not a permutation "
-          "of the iteration dimensions; its adjoint would be a reduction, "
-          "which is not supported yet");
+    // Where the read is not a permutation (a selection, a repetition, a
+    // fixed element, a rank-0 array), the update is a reduction over the
+    // points that read the same element.
     AccumulateOp::create(builder, gather.getLoc(), adjoint, shadow,
                          gather.getOffsetAttr(), gather.getDimsAttr());
     return success();

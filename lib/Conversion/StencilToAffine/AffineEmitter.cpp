@@ -219,7 +219,9 @@ AffineMap mlir::stencil::getAccessMap(AccessOpInterface access, unsigned rank,
   SmallVector<AffineExpr> results;
   for (auto [dim, offset] :
        llvm::zip_equal(access.getIterationDims(), access.getArrayOffset()))
-    results.push_back(getAffineDimExpr(dim, ctx) + shift[dim] + offset);
+    results.push_back(dim == kFixedDim
+                          ? getAffineConstantExpr(offset, ctx)
+                          : getAffineDimExpr(dim, ctx) + shift[dim] + offset);
   return AffineMap::get(rank, 0, results, ctx);
 }
 

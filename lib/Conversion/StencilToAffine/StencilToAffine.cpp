@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArrayReductions.h"
 #include "Stencil/Conversion/AffineEmitter.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Conversion/StencilToAffine.h"
@@ -36,8 +37,10 @@ using namespace mlir::stencil;
 /// themselves). When `atomic` is set every accumulate becomes an atomic
 /// read-modify-write: a centre update races with the scatters of
 /// neighbouring points into the same array just as much as they do.
+/// Reductions that `reductions` buffers go to their partial sums.
 static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
-                       IRMapping &mapping, bool atomic) {
+                       IRMapping &mapping, bool atomic,
+                       const ReductionBuffers *reductions = nullptr) {
   unsigned rank = domain.getRank();
   SmallVector<int64_t> noShift(rank, 0);
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
@@ -52,6 +55,8 @@ static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
       continue;
     AffineMap map = getAccessMap(acc, rank, noShift);
     Value value = mapping.lookupOrDefault(acc.getValue());
+    if (reductions && reductions->emitUpdate(builder, acc, value, ivs))
+      continue;
     if (!atomic) {
       emitAccumulate(builder, acc.getLoc(), value, acc.getArray(), map, ivs);
       continue;
@@ -164,11 +169,12 @@ static SmallVector<Value> sumPartials(OpBuilder &builder, Location loc,
   return sums;
 }
 
-/// Lowers a domain with results (sums over its points). The summation order
-/// is fixed: the first non-unit dimension `p` runs in parallel; each of its
-/// indices sums its slice serially, in lexicographic order, into a buffer;
-/// the buffer is then summed serially (sumPartials). The result is
-/// independent of the number of threads, and on the GPU of the block shape.
+/// Lowers a domain with results (sums over its points) or reductions
+/// (ArrayReductions.h). The summation order is fixed: the first non-unit
+/// dimension `p` runs in parallel; each of its indices sums its slice
+/// serially, in lexicographic order, into a buffer; the buffer is then
+/// summed serially (sumPartials). The result is independent of the number
+/// of threads, and on the GPU of the block shape.
 static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                                          const NestBounds &bounds,
                                          bool parallel, bool atomic,
@@ -194,6 +200,8 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   for (Type type : types)
     buffers.push_back(memref::AllocOp::create(
         builder, loc, MemRefType::get({ShapedType::kDynamic}, type), size));
+  ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
+  ReductionBuffers reductions(builder, domain, bounds, plan);
   SmallVector<Value> zeros;
   for (Type type : types)
     zeros.push_back(arith::ConstantOp::create(builder, loc, type,
@@ -211,13 +219,14 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
       [&](OpBuilder &b, Location loc, ValueRange outerIvs) {
         // Inner dimensions p+1 .. rank-1: serial loops carrying the sums.
         SmallVector<Value> ivs(outerIvs.begin(), outerIvs.end());
+        reductions.emitZero(b, outerIvs);
         std::function<SmallVector<Value>(unsigned, ValueRange)> inner =
             [&](unsigned k, ValueRange accs) -> SmallVector<Value> {
           if (k == rank) {
             IRMapping mapping;
             emitBodyValues(b, domain, ivs, SmallVector<int64_t>(rank, 0),
                            mapping);
-            emitWrites(b, domain, ivs, mapping, atomic);
+            emitWrites(b, domain, ivs, mapping, atomic, &reductions);
             SmallVector<Value> next;
             for (auto [acc, value] :
                  llvm::zip_equal(accs, domain.getYield().getValues()))
@@ -248,11 +257,16 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                                                   ubOperands, ubMap,
                                                   /*step=*/1, accs);
           OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(loop.getBody());
+          // Without sums to carry the builder has terminated the body.
+          if (accs.empty())
+            b.setInsertionPoint(loop.getBody()->getTerminator());
+          else
+            b.setInsertionPointToStart(loop.getBody());
           ivs.push_back(loop.getInductionVar());
           SmallVector<Value> next = inner(k + 1, loop.getRegionIterArgs());
           ivs.pop_back();
-          affine::AffineYieldOp::create(b, loc, next);
+          if (!accs.empty())
+            affine::AffineYieldOp::create(b, loc, next);
           return SmallVector<Value>(loop.getResults());
         };
         SmallVector<Value> sums = inner(p + 1, zeros);
@@ -267,6 +281,9 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
           affine::AffineStoreOp::create(b, loc, sum, buffer, index, operands);
       });
 
+  reductions.emitFold(builder, onDevice);
+  if (types.empty())
+    return {};
   if (domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr()))
     return sumAcrossRanks(builder, domain, buffers, size);
 
@@ -311,11 +328,24 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
     return domain.emitOpError()
            << "sums across ranks, but the module does not declare "
               "stencil_dist_sum_f32/f64 (--stencil-distribute does)";
+  bool reduces = llvm::any_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
+                              [](AccumulateOp acc) { return acc.isReduction(); });
+  if (distributed && reduces)
+    return domain.emitOpError()
+           << "sums into an array across ranks (a reduction), which is not "
+              "supported yet";
   if (distributed) {
     // Every rank takes part in the sums, with no slices if its part of the
     // domain is empty (its bounds are clipped, never wrapped).
     rewriter.replaceOp(domain, lowerReduction(rewriter, domain, bounds,
                                               parallel, atomic, allParallel));
+    return success();
+  }
+  if (domain.getNumResults() == 0 && reduces) {
+    // An empty domain adds nothing.
+    emitNonEmptyGuard(rewriter, loc, bounds);
+    lowerReduction(rewriter, domain, bounds, parallel, atomic, allParallel);
+    rewriter.eraseOp(domain);
     return success();
   }
   if (domain.getNumResults() != 0) {

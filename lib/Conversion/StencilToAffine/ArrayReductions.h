@@ -1,0 +1,98 @@
+//===- ArrayReductions.h - Reductions into arrays ------------------*- C++ -*-===//
+//
+// The lowering of reductions: accumulates whose `dims` is not a permutation
+// of the iteration dimensions (a selection, a repetition, a fixed element,
+// a rank-0 array), so that several points update one element. They are
+// summed in an order fixed by the sizes alone, never by the threads: each
+// slice of the parallel dimension sums its points in lexicographic order,
+// into a partial-sum buffer of its own where other slices could touch the
+// same elements, and the slices' partial sums are then added in index
+// order. The plan is plain data; emission follows it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILTOAFFINE_ARRAYREDUCTIONS_H
+#define STENCIL_CONVERSION_STENCILTOAFFINE_ARRAYREDUCTIONS_H
+
+#include "Stencil/Conversion/AffineEmitter.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::stencil {
+
+/// How each reduction of a domain is summed.
+struct ArrayReductionPlan {
+  struct Entry {
+    /// Position of the accumulate among the domain body's ops.
+    unsigned op;
+    /// In place: every element it updates belongs to one slice of the
+    /// parallel dimension (which it uses, at the same offset as every other
+    /// accumulate into its array), so slices never share an element.
+    bool direct;
+    /// The iteration dimensions that index its partial sums, besides the
+    /// slice (buffered entries only): those the access uses.
+    SmallVector<int64_t> used;
+    /// An iteration dimension kept as a lane of the partial sums so that
+    /// the innermost loop vectorizes: set for a fully reduced access (a
+    /// fixed element, a rank-0 array) whose innermost loop is not the
+    /// parallel one.
+    std::optional<int64_t> lane;
+  };
+  /// The parallel dimension whose slices sum separately (the first of
+  /// non-constant-1 extent).
+  int64_t sliceDim = 0;
+  SmallVector<Entry> entries;
+
+  void printJSON(raw_ostream &os) const;
+};
+
+/// Plans the reductions of `domain` over `bounds`; `parallel` is false
+/// for a serial nest (then every entry is in place).
+ArrayReductionPlan planArrayReductions(DomainOp domain,
+                                       const NestBounds &bounds,
+                                       bool parallel);
+
+/// The partial-sum buffers of the buffered entries of a plan, by op.
+class ReductionBuffers {
+public:
+  /// Allocates the buffers at the builder's insertion point.
+  ReductionBuffers(OpBuilder &builder, DomainOp domain,
+                   const NestBounds &bounds, const ArrayReductionPlan &plan);
+
+  /// Zeroes this slice's partial sums; `ivs` holds the outer coordinates
+  /// up to the slice dimension.
+  void emitZero(OpBuilder &builder, ValueRange outerIvs) const;
+
+  /// If `acc` is buffered, adds `value` to its partial sum at point `ivs`
+  /// and returns true.
+  bool emitUpdate(OpBuilder &builder, AccumulateOp acc, Value value,
+                  ValueRange ivs) const;
+
+  /// Adds the partial sums into the arrays, entry after entry, slices and
+  /// lanes in index order, and frees the buffers. `onDevice`: the GPU form
+  /// (a fully reduced entry sums in a kernel of one working iteration).
+  void emitFold(OpBuilder &builder, bool onDevice) const;
+
+private:
+  struct Buffer {
+    mutable AccumulateOp acc;
+    ArrayReductionPlan::Entry entry;
+    Value memref;
+    /// Extent of each buffer dimension: slice (if reduced), used, lane.
+    SmallVector<Value> extents;
+    /// The iteration dimension behind each buffer dimension.
+    SmallVector<int64_t> iterDims;
+  };
+  AffineMap indexMap(const Buffer &buffer) const;
+
+  mutable DomainOp domain;
+  const NestBounds &bounds;
+  int64_t sliceDim;
+  SmallVector<Buffer> buffers;
+  llvm::DenseMap<Operation *, unsigned> byOp;
+};
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_STENCILTOAFFINE_ARRAYREDUCTIONS_H
