@@ -398,15 +398,33 @@ struct ConvertStencilToAffinePass
           ConvertStencilToAffinePass> {
   using Base::Base;
 
+  /// Prints the plan of the domain's reductions, if it has any, as the
+  /// lowering will make it.
+  void reportReductions(DomainOp domain) {
+    if (llvm::none_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
+                      [](AccumulateOp acc) { return acc.isReduction(); }))
+      return;
+    domain.foldConstantBounds();
+    bool parallel = !domain.hasScatter() || scatter == ScatterLowering::Atomic;
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    planArrayReductions(domain, getDomainBounds(domain), parallel)
+        .printJSON(os);
+    domain.emitRemark() << "reduction plan: " << json;
+  }
+
   void runOnOperation() override {
     // Domains are independent and never nested: a plain walk suffices, and
     // unlike a greedy driver it reports the first failure where it happens.
     IRRewriter rewriter(&getContext());
     SmallVector<DomainOp> domains;
     getOperation()->walk([&](DomainOp domain) { domains.push_back(domain); });
-    for (DomainOp domain : domains)
+    for (DomainOp domain : domains) {
+      if (report)
+        reportReductions(domain);
       if (failed(lowerDomainToAffine(rewriter, domain, scatter, allParallel)))
         return signalPassFailure();
+    }
     // The marks that --stencil-distribute reads are settled: global
     // indices that no distribution made local are what they say on one
     // process, and the snapshot-borders flag is the constant it holds.
