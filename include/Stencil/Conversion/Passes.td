@@ -68,14 +68,17 @@ def ConvertStencilToAffinePass
     the same; each of its slices sums its points in lexicographic order. An
     accumulate updates the array in place when each element belongs to one
     slice: it uses the parallel dimension, at the same offset as every other
-    accumulate into that array. Otherwise each slice sums into partial sums
-    of its own, indexed by the iteration dimensions the access uses (and,
-    for a fully reduced access, by the innermost dimension as a vector
-    lane), and after the nest each element adds its partial sums in index
-    order (slices, then lanes), accumulate after accumulate in body order.
-    The order depends on the sizes only, never on the threads. `report`
+    accumulate into that array. A fully reduced access (a fixed element, a
+    rank-0 array) is summed like a domain result: in a value carried through
+    the slice's loops, one partial sum per slice, and its additions carry
+    `reassoc` so that LLVM may vectorize the innermost loop's sum (an order
+    fixed when the code is compiled). Otherwise each slice sums into partial
+    sums of its own, indexed by the iteration dimensions the access uses,
+    and after the nest each element adds its slices' partial sums in index
+    order, accumulate after accumulate in body order. The order depends on
+    the sizes and the compiled code, never on the threads. `report`
     prints the plan as a remark: `slice_dim`, then per reduction `op` (its
-    position in the body), `direct`, `used`, `lane`.
+    position in the body), `direct`, `carried`, `used`.
 
     #### The fused reset
     An adjoint resets each output adjoint after reading it (a domain that
