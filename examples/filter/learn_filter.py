@@ -84,9 +84,10 @@ class Problem:
 
     def loss_and_grad(self, w):
         r = self.apply(w)
-        seed = np.zeros_like(r)
-        seed[1:-1, 1:-1] = 2.0 * (r - self.target)[1:-1, 1:-1] / self.count
         d = (r - self.target)[1:-1, 1:-1]
+        # The adjoint's seed: dL/dr, zero on the border the filter leaves.
+        seed = np.zeros_like(r)
+        seed[1:-1, 1:-1] = 2.0 * d / self.count
         grads = self.f.adjoint(np.zeros_like(r), self.u, w, self.n, self.m,
                                r_b=seed, threads=self.threads)
         return float(np.sum(d * d)) / self.count, grads["w"]
