@@ -218,10 +218,10 @@ def ratio(times, a, b):
 RATIOS = [
     ("ours_adjoint", "ours_primal", "our adjoint / our primal"),
     ("torch_backward", "torch_forward", "torch backward / torch forward"),
-    ("ours_primal", "torch_forward", "our primal / torch forward"),
-    ("ours_adjoint", "torch_backward", "our adjoint / torch backward"),
-    ("ours_adjoint", "torch_backward_det",
-     "our adjoint / torch backward (deterministic)"),
+    ("torch_forward", "ours_primal", "torch forward / our primal"),
+    ("torch_backward", "ours_adjoint", "torch backward / our adjoint"),
+    ("torch_backward_det", "ours_adjoint",
+     "torch backward (deterministic) / our adjoint"),
     ("torch_backward_det", "torch_backward",
      "torch backward: deterministic / default"),
 ]
@@ -243,7 +243,8 @@ def markdown(results, n, rounds):
         cells = []
         for t in sorted(results):
             mid, lo, hi = ratio(results[t], a, b)
-            cells.append("%.2f (%.2f-%.2f)" % (mid, lo, hi))
+            spec = "%.1f (%.1f-%.1f)" if mid >= 10 else "%.2f (%.2f-%.2f)"
+            cells.append(spec % (mid, lo, hi))
         lines.append("| %s | %s |" % (text, " | ".join(cells)))
     return "\n".join(lines) + "\n"
 
