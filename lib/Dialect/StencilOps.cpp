@@ -49,6 +49,11 @@ bool DomainOp::hasScatter() {
                       [](AccumulateOp acc) { return acc.isScatter(); });
 }
 
+bool DomainOp::hasReduction() {
+  return llvm::any_of(getBodyBlock()->getOps<AccumulateOp>(),
+                      [](AccumulateOp acc) { return acc.isReduction(); });
+}
+
 /// The value of `operand` if it is an integer constant.
 static std::optional<int64_t> getConstantBound(Value operand) {
   APInt value;

@@ -265,6 +265,13 @@ struct StencilCutSharedPass
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (DomainOp domain : getScatterDomains(getOperation())) {
+      if (domain.hasReduction()) {
+        domain.emitOpError()
+            << "reduces (an accumulate through a `dims` that is not a "
+               "permutation) as well as scattering; run "
+               "--stencil-split-reductions first, as convert-to-omp does";
+        return signalPassFailure();
+      }
       // Temporaries start at the lower bounds: constants, if they are.
       domain.foldConstantBounds();
       // Rings and padded temporaries start at index 0; other domains (e.g.

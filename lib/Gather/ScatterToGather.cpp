@@ -172,6 +172,12 @@ struct StencilScatterToGatherPass
     for (DomainOp domain : getScatterDomains(getOperation())) {
       if (failed(checkBoundsAreAffineSymbols(domain)))
         return signalPassFailure();
+      if (domain.hasReduction()) {
+        domain.emitOpError() << "reduces (an accumulate through a `dims` that is not a permutation) "
+               "as well as scattering; run --stencil-split-reductions first, "
+               "as convert-to-omp does";
+        return signalPassFailure();
+      }
       // Constant extents choose the nests: fold constant operands first.
       domain.foldConstantBounds();
       DomainOp writes = splitDomainResults(rewriter, domain);

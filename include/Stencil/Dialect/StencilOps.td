@@ -107,9 +107,13 @@ def Stencil_DomainOp : Stencil_Op<"domain", [
     }
     /// Returns the terminator of the body.
     YieldOp getYield();
-    /// Returns true if some accumulate of the body is at a non-zero offset,
-    /// i.e. if points of the domain may update the same element.
+    /// Returns true if some accumulate of the body that is not a reduction
+    /// is at a non-zero offset, i.e. if points of the domain may update the
+    /// same element (what the gather form or atomics resolve).
     bool hasScatter();
+    /// Returns true if the body reduces: an accumulate through a `dims`
+    /// that is not a permutation of the iteration dimensions.
+    bool hasReduction();
     /// Returns true if `other` iterates over the same points: the same bound
     /// maps over the same SSA operands.
     bool hasSameBounds(DomainOp other);

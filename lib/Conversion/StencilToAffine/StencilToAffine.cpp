@@ -346,8 +346,7 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
     return domain.emitOpError()
            << "sums across ranks, but the module does not declare "
               "stencil_dist_sum_f32/f64 (--stencil-distribute does)";
-  bool reduces = llvm::any_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
-                              [](AccumulateOp acc) { return acc.isReduction(); });
+  bool reduces = domain.hasReduction();
   // Across ranks, only fully reduced sums (a fixed element, a rank-0 array),
   // which go through the slices' partial sums like the results.
   if (distributed && reduces &&
@@ -426,8 +425,7 @@ struct ConvertStencilToAffinePass
   /// Prints the plan of the domain's reductions, if it has any, as the
   /// lowering will make it.
   void reportReductions(DomainOp domain) {
-    if (llvm::none_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
-                      [](AccumulateOp acc) { return acc.isReduction(); }))
+    if (!domain.hasReduction())
       return;
     domain.foldConstantBounds();
     bool parallel = !domain.hasScatter() || scatter == ScatterLowering::Atomic;
