@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusableReset.h"
+#include "SplitReductions.h"
 #include "GatherEmitter.h"
 #include "Stencil/Gather/Passes.h"
 
@@ -170,6 +171,9 @@ struct StencilScatterToGatherPass
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (DomainOp domain : getScatterDomains(getOperation())) {
+      // Reductions are not scatters: they go to a domain of their own (as
+      // --stencil-split-reductions does), which the lowering sums.
+      splitReductionsOut(rewriter, domain);
       if (failed(checkBoundsAreAffineSymbols(domain)))
         return signalPassFailure();
       // Constant extents choose the nests: fold constant operands first.
