@@ -95,6 +95,13 @@ void wave3d_gather_core_ring_ref(double *u_1b, double *u_2b,
 /// bench/kernels/sin125.mlir.
 void sin125_ref(double *r, const double *u, int64_t n);
 
+/// bench/kernels/filter3d.mlir (w holds the 27 taps).
+void filter3d_ref(double *r, const double *u, const double *w, int64_t n);
+
+/// bench/kernels/wave3d_layered.mlir (v has n elements).
+void wave3d_layered_ref(double *u, const double *u_1, const double *u_2,
+                        const double *v, double D, int64_t n);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

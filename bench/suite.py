@@ -10,6 +10,7 @@
 
 import json
 import os
+import re
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "variants.json")) as _f:
@@ -22,7 +23,7 @@ KERNELS = list(KERNEL_SOURCES)
 # What is timed: each kernel at its main size, wave3d also at the
 # cache-resident sizes (StencilKernel::extraSizes in BenchWave3d.cpp).
 BENCH_KERNELS = ["wave3d", "wave3d_n128", "wave3d_n64", "burgers1d",
-                 "paper1d", "dense27", "sin125"]
+                 "paper1d", "dense27", "sin125", "filter3d", "wave3d_layered"]
 VARIANTS = [v["name"] for v in TABLE["variants"]]
 VARIANT_LABELS = {v["name"]: v["label"] for v in TABLE["variants"]}
 # `--convert-to-omp` options of the adjoint variants whose compilation
@@ -32,6 +33,14 @@ PIPELINES = {v["name"]: v["omp"] for v in TABLE["variants"]
 # The builds stencil-bench-timeloop times beside each default adjoint
 # (revolve_<name>_s<S>), with their labels.
 TIMELOOP_BUILDS = [(v["name"], v["label"]) for v in TABLE["timeloop_variants"]]
+
+
+def runs_on(variant, bench_kernel):
+    """Whether the table runs `variant` on `bench_kernel` (one of
+    BENCH_KERNELS: a kernel, or `<kernel>_n<size>` at an extra size)."""
+    kernel = re.sub(r"_n\d+$", "", bench_kernel)
+    on = next(v["kernels"] for v in TABLE["variants"] if v["name"] == variant)
+    return on == "all" or kernel in on
 
 
 def check_table(table=TABLE):
@@ -58,6 +67,11 @@ def check_table(table=TABLE):
             problems.append("%s: an adjoint of ours needs omp options" % where)
         if set(v.get("omp_for", {})) - kernels:
             problems.append("%s: omp_for names an unknown kernel" % where)
+        if ("ir" in v) != ("function" in v):
+            problems.append("%s: ir and function go together" % where)
+        if "ir" in v and not (lowered and isinstance(on, list) and len(on) == 1):
+            problems.append("%s: an ir of its own is an adjoint of ours on "
+                            "one kernel" % where)
     if sum(1 for v in table["variants"] if v.get("exports_primal")) != 1:
         problems.append("exactly one variant exports the primal")
     tl_kernels = set(table["timeloop_kernels"])
@@ -95,6 +109,8 @@ if __name__ == "__main__":
             how = "--convert-to-omp=\"%s\"" % v["omp"]
             if v.get("adjoint_options"):
                 how = "--stencil-adjoint=\"%s\" %s" % (v["adjoint_options"], how)
+            if v.get("ir"):
+                how = "%s (@%s) %s" % (v["ir"], v["function"], how)
         print("%s [%s] %s" % (v["name"], kernels_of(v), how))
     for v in table["timeloop_variants"]:
         print("timeloop %s [%s] --stencil-adjoint=\"%s\" --convert-to-omp=\"%s\""

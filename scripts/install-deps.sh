@@ -41,6 +41,7 @@ PACKAGES=(
   python3-numpy     # the Python package stencilad (python/, docs/Python.md)
   python3-pytest    # its tests (test/Integration/python.test)
   python3-matplotlib # the gradient image of examples/python/fwi_gradient.py
+  python3-torch     # PyTorch, the peer of the filter benchmark (bench/torch_peer.py)
   mpich             # mpirun for the distributed tests (docs/Distributed.md)
   libmpich-dev      # MPI headers, libmpich and mpicc
   debootstrap       # scripts/fresh-machine-test.sh

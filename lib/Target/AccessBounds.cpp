@@ -14,6 +14,7 @@
 
 #include "Stencil/Target/AccessBounds.h"
 
+#include "Stencil/Dialect/StencilInterfaces.h"
 #include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -489,6 +490,12 @@ void Planner::walkDomain(DomainOp domain, Conditions &when) {
     SmallVector<IndexRange> indices;
     for (auto [dim, offset] : llvm::zip(accessOp.getIterationDims(),
                                         accessOp.getArrayOffset())) {
+      // A fixed dimension (`_`) reads the element `offset` itself at every
+      // point; it must lie in the array like any other index.
+      if (dim == kFixedDim) {
+        indices.push_back(point(offset));
+        continue;
+      }
       auto r = add(ranges[domain.getInductionVars()[dim]], 1,
                    point(offset));
       if (!r) {

@@ -35,11 +35,14 @@ class Problem:
                                      for p, _ in shadows) else "f64")
         self.shadow_names = {f.params[p["of"]]["name"]: key
                              for p, key in shadows}
-        shadows = [p for p, _ in shadows]
-        self.active_arrays = [f.params[p["of"]]["name"] for p in shadows
-                              if p["rank"] > 0]
-        self.active_scalars = [f.params[p["of"]]["name"] for p in shadows
-                               if p["rank"] == 0]
+        # An active rank-0 array (memref<f64>) is an array here, not a
+        # scalar: its shadow is an array and its value after the call
+        # counts in J.
+        shadows = [f.params[p["of"]] for p, _ in shadows]
+        self.active_arrays = [p["name"] for p in shadows
+                              if p["kind"] == "descriptor"]
+        self.active_scalars = [p["name"] for p in shadows
+                               if p["kind"] != "descriptor"]
         self.seed_names = [key for p, key in zip(adjoint.params,
                                                  adjoint.keywords)
                            if p["role"] == "seed"]
@@ -71,8 +74,9 @@ class Problem:
         out = self._copy(self.values)
         for n, d in v.items():
             x = out[self.index[n]]
-            out[self.index[n]] = (x + t * d).astype(x.dtype) if isinstance(
-                x, np.ndarray) else x + t * d
+            # np.asarray: a rank-0 array plus a number is a NumPy scalar.
+            out[self.index[n]] = np.asarray(x + t * d, dtype=x.dtype) if (
+                isinstance(x, np.ndarray)) else x + t * d
         return out
 
     def along(self, v):

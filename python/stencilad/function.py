@@ -405,7 +405,7 @@ class AdjointFunction(Function):
                 continue
             if p["role"] == "shadow":
                 primal = values_by_name.get(self.keywords[p["of"]])
-                if p["rank"] == 0:
+                if not self._of_array(p):
                     values_by_name[name] = 0.0
                 elif isinstance(primal, np.ndarray):
                     values_by_name[name] = np.zeros(
@@ -422,7 +422,7 @@ class AdjointFunction(Function):
         self._defaults(by_name)
         # Scalar shadows travel as rank-0 arrays the gradient is added to.
         for p, key in zip(self.params, self.keywords):
-            if p["role"] == "shadow" and p["rank"] == 0 and not isinstance(
+            if p["role"] == "shadow" and not self._of_array(p) and not isinstance(
                     by_name.get(key), np.ndarray):
                 start = checks.scalar(by_name[key], p, where)
                 by_name[key] = np.array(start,
@@ -432,7 +432,7 @@ class AdjointFunction(Function):
         values = self._check(self.params, values, self._written,
                              check_bounds, where)
         for p, v in zip(self.params, values):
-            if p["role"] == "shadow" and p["rank"] > 0:
+            if p["role"] == "shadow" and self._of_array(p):
                 checks.same_shape(v, values[p["of"]], p, self.params[p["of"]],
                                   where)
         self._invoke(self.params, values, threads)
@@ -446,8 +446,13 @@ class AdjointFunction(Function):
         for p, v in zip(self.params, values):
             if p["role"] == "shadow":
                 key = self.params[p["of"]]["name"]
-                grads[key] = float(v) if p["rank"] == 0 else v
+                grads[key] = v if self._of_array(p) else float(v)
         return grads
+
+    def _of_array(self, shadow):
+        """Whether `shadow` is the shadow of an array (of any rank, a
+        rank-0 memref<f64> among them), not of a scalar argument."""
+        return self.params[shadow["of"]]["kind"] == "descriptor"
 
     def _check_extras(self, values, where):
         for p, v in zip(self.params, values):

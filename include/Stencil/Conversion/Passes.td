@@ -61,6 +61,25 @@ def ConvertStencilToAffinePass
     sums its slice serially into a temporary buffer, and the buffer is then
     summed serially in index order.
 
+    #### Reductions
+    An accumulate whose `dims` is not a permutation of the iteration
+    dimensions (a selection, a repetition, a fixed element, a rank-0 array)
+    sums over the points that share an element. The parallel dimension is
+    the same; each of its slices sums its points in lexicographic order. An
+    accumulate updates the array in place when each element belongs to one
+    slice: it uses the parallel dimension, at the same offset as every other
+    accumulate into that array. A fully reduced access (a fixed element, a
+    rank-0 array) is summed like a domain result: in a value carried through
+    the slice's loops, one partial sum per slice, and its additions carry
+    `reassoc` so that LLVM may vectorize the innermost loop's sum (an order
+    fixed when the code is compiled). Otherwise each slice sums into partial
+    sums of its own, indexed by the iteration dimensions the access uses,
+    and after the nest each element adds its slices' partial sums in index
+    order, accumulate after accumulate in body order. The order depends on
+    the sizes and the compiled code, never on the threads. `report`
+    prints the plan as a remark: `slice_dim`, then per reduction `op` (its
+    position in the body), `direct`, `carried`, `used`.
+
     #### The fused reset
     An adjoint resets each output adjoint after reading it (a domain that
     only stores a constant, right after the scatter domain, with the same
@@ -114,6 +133,9 @@ def ConvertStencilToAffinePass
            "::mlir::stencil::ScatterLowering::Serial",
            "How to run domains that scatter (gather: none may be left)",
            "::mlir::stencil::scatterLoweringValues()">,
+    Option<"report", "report", "bool", "false",
+           "Print the plan of each domain's reductions (accumulates through "
+           "a non-permutation) as a JSON remark">,
     Option<"allParallel", "all-parallel", "bool", "false",
            "The GPU form: every dimension of a parallel domain without "
            "results one multi-dimensional affine.parallel; a domain with "

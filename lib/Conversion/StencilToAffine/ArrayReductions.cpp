@@ -44,11 +44,6 @@ ArrayReductionPlan mlir::stencil::planArrayReductions(DomainOp domain,
   while (p + 1 < rank && bounds.getConstantExtent(p) == 1)
     ++p;
   plan.sliceDim = p;
-  std::optional<int64_t> innermost;
-  for (int64_t k = rank - 1; k > p && !innermost; --k)
-    if (bounds.getConstantExtent(k) != 1)
-      innermost = k;
-
   Block *body = domain.getBodyBlock();
   for (auto [index, op] : llvm::enumerate(body->without_terminator())) {
     auto acc = dyn_cast<AccumulateOp>(&op);
@@ -69,8 +64,7 @@ ArrayReductionPlan mlir::stencil::planArrayReductions(DomainOp domain,
          }));
     if (!entry.direct) {
       entry.used = getUsedIterationDims(acc);
-      if (entry.used.empty())
-        entry.lane = innermost;
+      entry.carried = entry.used.empty();
     }
     plan.entries.push_back(entry);
   }
@@ -81,14 +75,10 @@ void ArrayReductionPlan::printJSON(raw_ostream &os) const {
   os << "{\"slice_dim\": " << sliceDim << ", \"entries\": [";
   llvm::interleaveComma(entries, os, [&](const Entry &entry) {
     os << "{\"op\": " << entry.op << ", \"direct\": "
-       << (entry.direct ? "true" : "false") << ", \"used\": [";
+       << (entry.direct ? "true" : "false") << ", \"carried\": "
+       << (entry.carried ? "true" : "false") << ", \"used\": [";
     llvm::interleaveComma(entry.used, os);
-    os << "], \"lane\": ";
-    if (entry.lane)
-      os << *entry.lane;
-    else
-      os << "null";
-    os << "}";
+    os << "]}";
   });
   os << "]}";
 }
@@ -132,14 +122,16 @@ ReductionBuffers::ReductionBuffers(OpBuilder &builder, DomainOp domain,
   for (const ArrayReductionPlan::Entry &entry : plan.entries) {
     if (entry.direct)
       continue;
+    if (entry.carried) {
+      carried.push_back(cast<AccumulateOp>(ops[entry.op]));
+      continue;
+    }
     Buffer buffer;
     buffer.acc = cast<AccumulateOp>(ops[entry.op]);
     buffer.entry = entry;
     if (!llvm::is_contained(entry.used, sliceDim))
       buffer.iterDims.push_back(sliceDim);
     llvm::append_range(buffer.iterDims, entry.used);
-    if (entry.lane)
-      buffer.iterDims.push_back(*entry.lane);
     for (int64_t k : buffer.iterDims)
       buffer.extents.push_back(emitExtent(builder, loc, bounds, k));
     Type type = buffer.acc.getValue().getType();
@@ -200,6 +192,8 @@ void ReductionBuffers::emitZero(OpBuilder &builder,
 
 bool ReductionBuffers::emitUpdate(OpBuilder &builder, AccumulateOp acc,
                                   Value value, ValueRange ivs) const {
+  if (llvm::is_contained(carried, acc))
+    return true;
   auto it = byOp.find(acc);
   if (it == byOp.end())
     return false;
@@ -236,15 +230,27 @@ static void emitOnce(OpBuilder &builder, Location loc, bool onDevice,
   body(builder);
 }
 
-void ReductionBuffers::emitFold(OpBuilder &builder, bool onDevice) const {
+void ReductionBuffers::emitCarriedUpdate(OpBuilder &builder, AccumulateOp acc,
+                                         Value sum, bool onDevice) {
+  unsigned rank = acc->getParentOfType<DomainOp>().getRank();
+  Location loc = acc.getLoc();
+  emitOnce(builder, loc, onDevice, [&](OpBuilder &b) {
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    AffineMap map = getAccessMap(acc, rank, SmallVector<int64_t>(rank, 0));
+    emitAccumulate(b, loc, sum, acc.getArray(), map,
+                   SmallVector<Value>(rank, c0));
+  });
+}
+
+void ReductionBuffers::emitFold(OpBuilder &builder) const {
   Location loc = domain.getLoc();
   unsigned rank = bounds.getRank();
   for (const Buffer &buffer : buffers) {
     const SmallVector<int64_t> &used = buffer.entry.used;
     Type type = buffer.acc.getValue().getType();
-    // Sums this element's partial sums over the buffer dimensions the
-    // access does not use (slice, lane), in index order, and adds the
-    // total into the array.
+    // Sums this element's partial sums over the slices if the access does
+    // not use the slice dimension, in index order, and adds the total into
+    // the array.
     auto fold = [&](OpBuilder &b, ValueRange usedIvs) {
       Value zero = arith::ConstantOp::create(b, loc, type,
                                              b.getFloatAttr(type, 0.0));
@@ -282,22 +288,17 @@ void ReductionBuffers::emitFold(OpBuilder &builder, bool onDevice) const {
                                    SmallVector<int64_t>(rank, 0));
       emitAccumulate(b, loc, total, buffer.acc.getArray(), map, ivs);
     };
-    if (used.empty()) {
-      emitOnce(builder, loc, onDevice,
-               [&](OpBuilder &b) { fold(b, ValueRange()); });
-    } else {
-      NestBounds box;
-      box.operands = bounds.operands;
-      for (int64_t d : used) {
-        box.lower.push_back(bounds.lower[d]);
-        box.upper.push_back(bounds.upper[d]);
-      }
-      // Distinct points of the box update distinct elements.
-      buildLoopNest(builder, loc, box, /*parallel=*/true,
-                    [&](OpBuilder &b, Location, ValueRange usedIvs) {
-                      fold(b, usedIvs);
-                    });
+    NestBounds box;
+    box.operands = bounds.operands;
+    for (int64_t d : used) {
+      box.lower.push_back(bounds.lower[d]);
+      box.upper.push_back(bounds.upper[d]);
     }
+    // Distinct points of the box update distinct elements.
+    buildLoopNest(builder, loc, box, /*parallel=*/true,
+                  [&](OpBuilder &b, Location, ValueRange usedIvs) {
+                    fold(b, usedIvs);
+                  });
     memref::DeallocOp::create(builder, loc, buffer.memref);
   }
 }

@@ -3,11 +3,11 @@
 // The lowering of reductions: accumulates whose `dims` is not a permutation
 // of the iteration dimensions (a selection, a repetition, a fixed element,
 // a rank-0 array), so that several points update one element. They are
-// summed in an order fixed by the sizes alone, never by the threads: each
-// slice of the parallel dimension sums its points in lexicographic order,
-// into a partial-sum buffer of its own where other slices could touch the
-// same elements, and the slices' partial sums are then added in index
-// order. The plan is plain data; emission follows it.
+// summed in an order fixed by the sizes and the compiled code alone, never
+// by the threads: each slice of the parallel dimension sums its points in
+// lexicographic order, into partial sums of its own where other slices
+// could touch the same elements, and the slices' partial sums are then
+// added in index order. The plan is plain data; emission follows it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,14 +30,15 @@ struct ArrayReductionPlan {
     /// parallel dimension (which it uses, at the same offset as every other
     /// accumulate into its array), so slices never share an element.
     bool direct;
+    /// Fully reduced (a fixed element, a rank-0 array) and not in place:
+    /// summed like a domain result, in a value carried through the slice's
+    /// loops (whose innermost loop may vectorize that sum: its additions
+    /// may be reassociated, a choice made at compile time), one partial
+    /// sum per slice.
+    bool carried = false;
     /// The iteration dimensions that index its partial sums, besides the
     /// slice (buffered entries only): those the access uses.
     SmallVector<int64_t> used;
-    /// An iteration dimension kept as a lane of the partial sums so that
-    /// the innermost loop vectorizes: set for a fully reduced access (a
-    /// fixed element, a rank-0 array) whose innermost loop is not the
-    /// parallel one.
-    std::optional<int64_t> lane;
   };
   /// The parallel dimension whose slices sum separately (the first of
   /// non-constant-1 extent).
@@ -65,21 +66,29 @@ public:
   void emitZero(OpBuilder &builder, ValueRange outerIvs) const;
 
   /// If `acc` is buffered, adds `value` to its partial sum at point `ivs`
-  /// and returns true.
+  /// and returns true; returns true without emitting anything for a
+  /// carried one.
   bool emitUpdate(OpBuilder &builder, AccumulateOp acc, Value value,
                   ValueRange ivs) const;
 
-  /// Adds the partial sums into the arrays, entry after entry, slices and
-  /// lanes in index order, and frees the buffers. `onDevice`: the GPU form
-  /// (a fully reduced entry sums in a kernel of one working iteration).
-  void emitFold(OpBuilder &builder, bool onDevice) const;
+  /// Adds the partial sums into the arrays, entry after entry, slices in
+  /// index order, and frees the buffers.
+  void emitFold(OpBuilder &builder) const;
+
+  /// The carried entries, in plan order.
+  ArrayRef<AccumulateOp> getCarried() const { return carried; }
+
+  /// Adds the total `sum` of carried entry `acc` into its element.
+  /// `onDevice`: the GPU form (a kernel of one working iteration).
+  static void emitCarriedUpdate(OpBuilder &builder, AccumulateOp acc,
+                                Value sum, bool onDevice);
 
 private:
   struct Buffer {
     mutable AccumulateOp acc;
     ArrayReductionPlan::Entry entry;
     Value memref;
-    /// Extent of each buffer dimension: slice (if reduced), used, lane.
+    /// Extent of each buffer dimension: slice (if reduced), used.
     SmallVector<Value> extents;
     /// The iteration dimension behind each buffer dimension.
     SmallVector<int64_t> iterDims;
@@ -91,6 +100,7 @@ private:
   int64_t sliceDim;
   SmallVector<Buffer> buffers;
   llvm::DenseMap<Operation *, unsigned> byOp;
+  SmallVector<AccumulateOp> carried;
 };
 
 } // namespace mlir::stencil

@@ -89,12 +89,13 @@ static func::FuncOp getDistSum(DomainOp domain, Type type) {
 /// The sums of a distributed domain: this rank's slices are in `buffers`
 /// (`size` each); every rank takes part, also with none.
 static SmallVector<Value> sumAcrossRanks(OpBuilder &builder, DomainOp domain,
-                                         ArrayRef<Value> buffers, Value size) {
+                                         ArrayRef<Value> buffers,
+                                         TypeRange types, Value size) {
   Location loc = domain.getLoc();
   Type i64 = builder.getI64Type();
   Value count = arith::IndexCastOp::create(builder, loc, i64, size);
   SmallVector<Value> sums;
-  for (auto [buffer, type] : llvm::zip_equal(buffers, domain.getResultTypes())) {
+  for (auto [buffer, type] : llvm::zip_equal(buffers, types)) {
     Value address =
         memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
     Value integer = arith::IndexCastOp::create(builder, loc, i64, address);
@@ -183,7 +184,8 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   unsigned rank = bounds.getRank();
   unsigned numSymbols = bounds.operands.size();
   MLIRContext *ctx = builder.getContext();
-  TypeRange types = domain.getResultTypes();
+  unsigned numResults = domain.getNumResults();
+  ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
 
   unsigned p = 0;
   while (p + 1 < rank && bounds.getConstantExtent(p) == 1)
@@ -196,12 +198,16 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
       ctx);
   Value size = affine::AffineMaxOp::create(builder, loc, sizeMap,
                                            bounds.operands);
+  ReductionBuffers reductions(builder, domain, bounds, plan);
+  // The sums carried through the slice's loops: the results, then the
+  // fully reduced reductions.
+  SmallVector<Type> types(domain.getResultTypes());
+  for (AccumulateOp acc : reductions.getCarried())
+    types.push_back(acc.getValue().getType());
   SmallVector<Value> buffers;
   for (Type type : types)
     buffers.push_back(memref::AllocOp::create(
         builder, loc, MemRefType::get({ShapedType::kDynamic}, type), size));
-  ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
-  ReductionBuffers reductions(builder, domain, bounds, plan);
   SmallVector<Value> zeros;
   for (Type type : types)
     zeros.push_back(arith::ConstantOp::create(builder, loc, type,
@@ -229,9 +235,16 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
             emitWrites(b, domain, ivs, mapping, atomic, &reductions);
             SmallVector<Value> next;
             for (auto [acc, value] :
-                 llvm::zip_equal(accs, domain.getYield().getValues()))
+                 llvm::zip(accs, domain.getYield().getValues()))
               next.push_back(
                   arith::AddFOp::create(b, loc, acc, mapping.lookupOrDefault(value)));
+            // A reduction's sum may be reassociated, so that it vectorizes.
+            for (auto [acc, update] : llvm::zip_equal(
+                     accs.drop_front(numResults), reductions.getCarried()))
+              next.push_back(arith::AddFOp::create(
+                  b, loc, acc,
+                  mapping.lookupOrDefault(AccumulateOp(update).getValue()),
+                  arith::FastMathFlags::reassoc));
             return next;
           }
           NestBounds dim;
@@ -281,16 +294,21 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
           affine::AffineStoreOp::create(b, loc, sum, buffer, index, operands);
       });
 
-  reductions.emitFold(builder, onDevice);
+  reductions.emitFold(builder);
   if (types.empty())
     return {};
-  if (domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr()))
-    return sumAcrossRanks(builder, domain, buffers, size);
-
-  SmallVector<Value> sums =
-      sumPartials(builder, loc, buffers, size, zeros, onDevice);
-  for (Value buffer : buffers)
-    memref::DeallocOp::create(builder, loc, buffer);
+  SmallVector<Value> sums;
+  if (domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr())) {
+    sums = sumAcrossRanks(builder, domain, buffers, types, size);
+  } else {
+    sums = sumPartials(builder, loc, buffers, size, zeros, onDevice);
+    for (Value buffer : buffers)
+      memref::DeallocOp::create(builder, loc, buffer);
+  }
+  for (auto [acc, sum] : llvm::zip_equal(reductions.getCarried(),
+                                         ArrayRef(sums).drop_front(numResults)))
+    ReductionBuffers::emitCarriedUpdate(builder, acc, sum, onDevice);
+  sums.resize(numResults);
   return sums;
 }
 
@@ -330,10 +348,17 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
               "stencil_dist_sum_f32/f64 (--stencil-distribute does)";
   bool reduces = llvm::any_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
                               [](AccumulateOp acc) { return acc.isReduction(); });
-  if (distributed && reduces)
+  // Across ranks, only fully reduced sums (a fixed element, a rank-0 array),
+  // which go through the slices' partial sums like the results.
+  if (distributed && reduces &&
+      !llvm::all_of(planArrayReductions(domain, bounds, parallel).entries,
+                    [](const ArrayReductionPlan::Entry &entry) {
+                      return entry.carried;
+                    }))
     return domain.emitOpError()
-           << "sums into an array across ranks (a reduction), which is not "
-              "supported yet";
+           << "sums into an array across ranks through a subset of the "
+              "iteration dimensions (a reduction), which is not supported "
+              "yet; fixed elements and rank-0 arrays are";
   if (distributed) {
     // Every rank takes part in the sums, with no slices if its part of the
     // domain is empty (its bounds are clipped, never wrapped).
@@ -398,15 +423,33 @@ struct ConvertStencilToAffinePass
           ConvertStencilToAffinePass> {
   using Base::Base;
 
+  /// Prints the plan of the domain's reductions, if it has any, as the
+  /// lowering will make it.
+  void reportReductions(DomainOp domain) {
+    if (llvm::none_of(domain.getBodyBlock()->getOps<AccumulateOp>(),
+                      [](AccumulateOp acc) { return acc.isReduction(); }))
+      return;
+    domain.foldConstantBounds();
+    bool parallel = !domain.hasScatter() || scatter == ScatterLowering::Atomic;
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    planArrayReductions(domain, getDomainBounds(domain), parallel)
+        .printJSON(os);
+    domain.emitRemark() << "reduction plan: " << json;
+  }
+
   void runOnOperation() override {
     // Domains are independent and never nested: a plain walk suffices, and
     // unlike a greedy driver it reports the first failure where it happens.
     IRRewriter rewriter(&getContext());
     SmallVector<DomainOp> domains;
     getOperation()->walk([&](DomainOp domain) { domains.push_back(domain); });
-    for (DomainOp domain : domains)
+    for (DomainOp domain : domains) {
+      if (report)
+        reportReductions(domain);
       if (failed(lowerDomainToAffine(rewriter, domain, scatter, allParallel)))
         return signalPassFailure();
+    }
     // The marks that --stencil-distribute reads are settled: global
     // indices that no distribution made local are what they say on one
     // process, and the snapshot-borders flag is the constant it holds.

@@ -220,18 +220,6 @@ func.func @partial_not_a_symbol(%u: memref<?xf64> {stencil.active}, %r: memref<?
   return
 }
 
-// -----
-
-// An active array read through a selection of the iteration dimensions
-// would need a reduction in its adjoint.
-func.func @selection(%c: memref<?xf64> {stencil.active}, %r: memref<?x?xf64> {stencil.active}, %n: index) {
-  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
-    // expected-error@+1 {{reads an active array through `dims` that are not a permutation of the iteration dimensions}}
-    %a = stencil.gather %c[0] dims [1] : memref<?xf64>
-    stencil.store %a to %r : memref<?x?xf64>
-  }
-  return
-}
 
 //--- functions.mlir
 

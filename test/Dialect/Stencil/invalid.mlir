@@ -81,9 +81,57 @@ func.func @dims_out_of_range(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) 
 
 func.func @dims_negative(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
-    // expected-error@+1 {{'stencil.gather' op dims entry -1 is not an iteration dimension of the rank-2 domain}}
+    // expected-error@+1 {{write a fixed dimension as `_`}}
     %x = stencil.gather %c[0] dims [-1] : memref<?xf64>
     stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+// In the generic form a fixed dimension is -1; other negative entries are
+// not dimensions.
+func.func @dims_negative_generic(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op dims entry -2 is not an iteration dimension of the rank-2 domain}}
+    %x = "stencil.gather"(%c) <{offset = array<i64: 0>, dims = array<i64: -2>}> : (memref<?xf64>) -> f64
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+// A fixed dimension's offset is an index into the array.
+func.func @fixed_out_of_range(%w: memref<3x3xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op fixed index 3 of array dimension 0 is outside the array (extent 3)}}
+    %x = stencil.gather %w[3, 0] dims [_, _] : memref<3x3xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fixed_negative(%w: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    // expected-error@+1 {{'stencil.gather' op fixed index -1 of array dimension 1 is outside the array (extent ?)}}
+    %x = stencil.gather %w[0, -1] dims [0, _] : memref<?x?xf64>
+    stencil.store %x to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+// A store has no offset, so none of its dimensions can be fixed.
+func.func @store_fixed(%u: memref<?x?xf64>, %r: memref<2x?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0, 0] dims [0, 0] : memref<?x?xf64>
+    // expected-error@+1 {{'stencil.store' op dims entry 0 is fixed (`_`), which needs an offset to give the index}}
+    stencil.store %x to %r dims [_, 0] : memref<2x?xf64>
   }
   return
 }
@@ -107,7 +155,7 @@ func.func @rank_without_dims(%c: memref<?xf64>, %r: memref<?x?xf64>, %n: index) 
 func.func @store_not_permutation(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
     %x = stencil.gather %u[0, 0] : memref<?x?xf64>
-    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
+    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions: at a subset, a repetition or a fixed element several points would assign the same element; sum them with `stencil.accumulate` instead}}
     stencil.store %x to %r dims [0, 0] : memref<?x?xf64>
   }
   return
@@ -119,7 +167,7 @@ func.func @store_not_permutation(%u: memref<?x?xf64>, %r: memref<?x?xf64>, %n: i
 func.func @store_selection(%u: memref<?x?xf64>, %r: memref<?xf64>, %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
     %x = stencil.gather %u[0, 0] : memref<?x?xf64>
-    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
+    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions: at a subset, a repetition or a fixed element several points would assign the same element; sum them with `stencil.accumulate` instead}}
     stencil.store %x to %r dims [1] : memref<?xf64>
   }
   return
@@ -127,23 +175,24 @@ func.func @store_selection(%u: memref<?x?xf64>, %r: memref<?xf64>, %n: index) {
 
 // -----
 
-func.func @accumulate_not_permutation(%u: memref<?x?xf64>, %r: memref<?xf64>, %n: index) {
+// An accumulate may reduce, but a fixed dimension must still be in range.
+func.func @accumulate_fixed_out_of_range(%u: memref<?x?xf64>, %r: memref<2xf64>, %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
     %x = stencil.gather %u[0, 0] : memref<?x?xf64>
-    // expected-error@+1 {{'stencil.accumulate' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
-    stencil.accumulate %x to %r[0] dims [0] : memref<?xf64>
+    // expected-error@+1 {{'stencil.accumulate' op fixed index 2 of array dimension 0 is outside the array (extent 2)}}
+    stencil.accumulate %x to %r[2] dims [_] : memref<2xf64>
   }
   return
 }
 
 // -----
 
-// A rank-0 array may be read (with `dims []`) but not written: every point
-// would write the same element.
+// A rank-0 array may be read (with `dims []`) and summed into, but not
+// assigned: every point would assign the same element.
 func.func @store_rank0(%u: memref<?xf64>, %s: memref<f64>, %n: index) {
   stencil.domain (%i) = (0) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
-    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions, so that no two points write the same element}}
+    // expected-error@+1 {{'stencil.store' op must index the array with a permutation of the iteration dimensions: at a subset, a repetition or a fixed element several points would assign the same element; sum them with `stencil.accumulate` instead}}
     stencil.store %x to %s dims [] : memref<f64>
   }
   return

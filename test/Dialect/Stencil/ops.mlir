@@ -91,6 +91,31 @@ func.func @dims_2d(%a: memref<?x?xf64>, %c: memref<?xf64>, %t: memref<?x?xf64>, 
   return
 }
 
+// Fixed dimensions (`_`, whose offset is the index) on reads and
+// reductions: accumulates at a subset of the iteration dimensions, at a
+// repetition, at fixed elements and into a rank-0 array.
+// CHECK-LABEL: func.func @dims_fixed_and_reductions(
+// CHECK-SAME: %[[U:[^:]*]]: memref<2x?x?xf64>, %[[W:[^:]*]]: memref<3x3xf64>, %[[WB:[^:]*]]: memref<3x3xf64>, %[[R:[^:]*]]: memref<?x?xf64>, %[[V:[^:]*]]: memref<?xf64>, %[[S:[^:]*]]: memref<f64>, %[[N:.*]]: index)
+func.func @dims_fixed_and_reductions(%u: memref<2x?x?xf64>, %w: memref<3x3xf64>, %wb: memref<3x3xf64>, %r: memref<?x?xf64>, %v: memref<?xf64>, %s: memref<f64>, %n: index) {
+  stencil.domain (%i, %j) = (1, 1) to (%n - 1, %n - 1) {
+    // CHECK: %[[A:.*]] = stencil.gather %[[U]][1, -1, 0] dims [_, 0, 1] : memref<2x?x?xf64>
+    // CHECK-NEXT: %[[B:.*]] = stencil.gather %[[W]][1, 2] dims [_, _] : memref<3x3xf64>
+    // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f64
+    // CHECK-NEXT: stencil.accumulate %[[P]] to %[[V]][1] dims [1] : memref<?xf64>
+    // CHECK-NEXT: stencil.accumulate %[[P]] to %[[R]][0, 0] dims [0, 0] : memref<?x?xf64>
+    // CHECK-NEXT: stencil.accumulate %[[P]] to %[[WB]][2, 0] dims [_, _] : memref<3x3xf64>
+    // CHECK-NEXT: stencil.accumulate %[[P]] to %[[S]][] dims [] : memref<f64>
+    %a = stencil.gather %u[1, -1, 0] dims [_, 0, 1] : memref<2x?x?xf64>
+    %b = stencil.gather %w[1, 2] dims [_, _] : memref<3x3xf64>
+    %p = arith.mulf %a, %b : f64
+    stencil.accumulate %p to %v[1] dims [1] : memref<?xf64>
+    stencil.accumulate %p to %r[0, 0] dims [0, 0] : memref<?x?xf64>
+    stencil.accumulate %p to %wb[2, 0] dims [_, _] : memref<3x3xf64>
+    stencil.accumulate %p to %s[] dims [] : memref<f64>
+  }
+  return
+}
+
 // Identity `dims` are kept as written.
 // CHECK-LABEL: func.func @dims_identity(
 // CHECK-SAME: %[[U:.*]]: memref<?x?xf64>, %[[R:.*]]: memref<?x?xf64>, %[[N:.*]]: index)

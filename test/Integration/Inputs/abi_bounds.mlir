@@ -2,7 +2,8 @@
 // and i+1 for i in [1, n) (so u needs n + 1 points, v n), a 2-D one
 // reading a one column right of the domain (a needs n + 1 columns), and
 // one reading u one past a domain that ends at 2 * n (u needs 2 * n + 1
-// points: a bound that can leave 64 bits).
+// points: a bound that can leave 64 bits), and one reading the fixed
+// element w[1][4] at every point (w needs 2 rows and 5 columns).
 func.func @shift(%u: memref<?xf64> {stencil.active}, %v: memref<?xf64> {stencil.active},
                  %n: index) {
   stencil.domain (%i) = (1) to (%n) {
@@ -27,6 +28,14 @@ func.func @twice(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %m = arith.muli %n, %c2 : index
   stencil.domain (%i) = (0) to (%m) {
     %x = stencil.gather %u[1] : memref<?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  return
+}
+
+func.func @taps(%w: memref<?x?xf64>, %v: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %w[1, 4] dims [_, _] : memref<?x?xf64>
     stencil.store %x to %v : memref<?xf64>
   }
   return

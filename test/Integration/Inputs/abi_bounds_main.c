@@ -21,11 +21,14 @@ int main(int argc, char **argv) {
   StencilMemRef2D_f64 A = stencil_memref2d_f64(a, N, N + 1);
   StencilMemRef2D_f64 B = stencil_memref2d_f64(b, N, N);
   StencilMemRef1D_f64 UB = stencil_memref1d_f64(v, N + 1), VB = V;
+  /* w: 2 x 5, the least that holds the fixed element w[1][4]. */
+  StencilMemRef2D_f64 W = stencil_memref2d_f64(a, 2, 5);
   if (!strcmp(c, "fits")) {
     _mlir_ciface_shift(&U, &V, N);
     _mlir_ciface_right(&A, &B, N);
     _mlir_ciface_shift_adjoint(&U, &V, N, &UB, &VB);
     _mlir_ciface_twice(&U, &V, N / 2);
+    _mlir_ciface_taps(&W, &V, N);
     /* No point at all: nothing is accessed, whatever the extents. */
     _mlir_ciface_shift(&U, &V, INT64_MIN);
   } else if (!strcmp(c, "u-short")) {
@@ -38,6 +41,10 @@ int main(int argc, char **argv) {
   } else if (!strcmp(c, "shadow-short")) {
     UB.sizes[0] = N;
     _mlir_ciface_shift_adjoint(&U, &V, N, &UB, &VB);
+  } else if (!strcmp(c, "fixed-narrow")) {
+    W.sizes[1] = 4;
+    W.strides[0] = 4;
+    _mlir_ciface_taps(&W, &V, N);
   } else if (!strcmp(c, "overflow")) {
     _mlir_ciface_twice(&U, &V, INT64_MAX / 2 + 1);
   }

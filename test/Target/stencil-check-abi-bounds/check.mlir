@@ -171,3 +171,33 @@ func.func @wide(%u: memref<?xf64>, %v: memref<?xf64>, %n: i128) {
   }
   return
 }
+
+// -----
+
+// A fixed dimension (`_`) reads its offset itself at every point: w[1][4]
+// needs 2 rows and 5 columns of a dynamic w whenever the domain is not
+// empty, checked like any other index (the error reports 1..1 and 4..4).
+// CANON-LABEL: func.func @taps(
+// CANON: %[[N:.*]] = arith.extsi %{{.*}} : i64 to i128
+// CANON: %[[HAPPENS:.*]] = arith.cmpi sgt, %[[N]], %c0_i128 : i128
+// CANON: %[[ROWS:.*]] = memref.dim %arg0, %c0
+// CANON: %[[ROWS64:.*]] = arith.index_cast %[[ROWS]] : index to i64
+// CANON: %[[WIDE_ROWS:.*]] = arith.extsi %[[ROWS64]] : i64 to i128
+// CANON: %[[SHORT:.*]] = arith.cmpi sle, %[[WIDE_ROWS]], %c1_i128 : i128
+// CANON: %[[FAILED:.*]] = arith.andi %[[HAPPENS]], %[[SHORT]] : i1
+// CANON: scf.if %[[FAILED]] {
+// CANON-NEXT: llvm.call @stencil_abi_bounds_error(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %c1_i64, %c1_i64, %[[ROWS64]], %false)
+// CANON: %[[COLS:.*]] = memref.dim %arg0, %c1
+// CANON: %[[COLS64:.*]] = arith.index_cast %[[COLS]] : index to i64
+// CANON: %[[WIDE_COLS:.*]] = arith.extsi %[[COLS64]] : i64 to i128
+// CANON: %[[NARROW:.*]] = arith.cmpi sle, %[[WIDE_COLS]], %c4_i128 : i128
+// CANON: %[[FAILED2:.*]] = arith.andi %{{.*}}, %[[NARROW]] : i1
+// CANON: scf.if %[[FAILED2]] {
+// CANON-NEXT: llvm.call @stencil_abi_bounds_error(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c4_i64, %c4_i64, %[[COLS64]], %false)
+func.func @taps(%w: memref<?x?xf64>, %v: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %w[1, 4] dims [_, _] : memref<?x?xf64>
+    stencil.store %x to %v : memref<?xf64>
+  }
+  return
+}
