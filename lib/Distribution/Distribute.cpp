@@ -83,6 +83,13 @@ static bool isReplicatedRead(AccessOpInterface access, func::FuncOp func,
 static FailureOr<std::optional<unsigned>>
 checkAccess(AccessOpInterface access, DistributedFunction &dist,
             unsigned rank) {
+  // Each rank would sum only the points of its block into its own copy.
+  if (auto acc = dyn_cast<AccumulateOp>(access.getOperation());
+      acc && acc.isReduction())
+    return access->emitOpError()
+           << "sums into an array across ranks (a reduction: its `dims` are "
+              "not a permutation of the iteration dimensions), which is not "
+              "supported yet in a distributed function";
   if (isReplicatedRead(access, dist.func, rank)) {
     dist.replicated.insert(getArgumentRoot(access.getAccessedArray(), dist.func));
     return std::optional<unsigned>();
@@ -107,8 +114,12 @@ checkAccess(AccessOpInterface access, DistributedFunction &dist,
   for (unsigned k = 0; k < dims.size(); ++k)
     if (dims[k] != int64_t(k))
       return access->emitOpError()
-             << "permutes the iteration dimensions (`dims`); distributing "
-                "it is not supported yet";
+             << (isPermutationAccess(access, rank)
+                     ? "permutes the iteration dimensions (`dims`)"
+                     : "reads a block of a distributed array through `dims` "
+                       "that are not a permutation (a selection, repetition "
+                       "or fixed element)")
+             << "; distributing it is not supported yet";
   SmallVectorImpl<Value> &arrays = dist.arrays;
   auto *it = llvm::find(arrays, array);
   if (it != arrays.end())

@@ -140,10 +140,13 @@ void PaddedEmitter::emitFill(OpBuilder &builder) {
       continue;
     Operation *copy = builder.clone(op, mapping);
     if (auto gather = dyn_cast<GatherOp>(copy)) {
-      // Array dimension a indexes iteration dimension dims[a].
+      // Array dimension a indexes iteration dimension dims[a]; a fixed
+      // entry (`_`) follows none and keeps its absolute index.
+      auto access = cast<AccessOpInterface>(gather.getOperation());
       SmallVector<int64_t> offset(gather.getOffset());
-      for (auto [a, o] : llvm::enumerate(offset))
-        o -= span[gather.getDims() ? (*gather.getDims())[a] : a];
+      for (auto [o, dim] : llvm::zip_equal(offset, access.getIterationDims()))
+        if (dim != kFixedDim)
+          o -= span[dim];
       gather.setOffset(offset);
     }
   }

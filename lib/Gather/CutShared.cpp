@@ -10,6 +10,7 @@
 #include "Stencil/Conversion/AffineEmitter.h"
 #include "CutEmitter.h"
 #include "FusableReset.h"
+#include "SplitReductions.h"
 #include "Stencil/Gather/Passes.h"
 #include "Stencil/Dialect/StencilDialect.h"
 
@@ -265,13 +266,9 @@ struct StencilCutSharedPass
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (DomainOp domain : getScatterDomains(getOperation())) {
-      if (domain.hasReduction()) {
-        domain.emitOpError()
-            << "reduces (an accumulate through a `dims` that is not a "
-               "permutation) as well as scattering; run "
-               "--stencil-split-reductions first, as convert-to-omp does";
-        return signalPassFailure();
-      }
+      // Reductions are not scatters: they go to a domain of their own (as
+      // --stencil-split-reductions does), which the lowering sums.
+      splitReductionsOut(rewriter, domain);
       // Temporaries start at the lower bounds: constants, if they are.
       domain.foldConstantBounds();
       // Rings and padded temporaries start at index 0; other domains (e.g.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusableReset.h"
+#include "SplitReductions.h"
 #include "GatherEmitter.h"
 #include "Stencil/Gather/Passes.h"
 
@@ -170,14 +171,11 @@ struct StencilScatterToGatherPass
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (DomainOp domain : getScatterDomains(getOperation())) {
+      // Reductions are not scatters: they go to a domain of their own (as
+      // --stencil-split-reductions does), which the lowering sums.
+      splitReductionsOut(rewriter, domain);
       if (failed(checkBoundsAreAffineSymbols(domain)))
         return signalPassFailure();
-      if (domain.hasReduction()) {
-        domain.emitOpError() << "reduces (an accumulate through a `dims` that is not a permutation) "
-               "as well as scattering; run --stencil-split-reductions first, "
-               "as convert-to-omp does";
-        return signalPassFailure();
-      }
       // Constant extents choose the nests: fold constant operands first.
       domain.foldConstantBounds();
       DomainOp writes = splitDomainResults(rewriter, domain);

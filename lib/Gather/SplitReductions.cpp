@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Dialect/StencilOps.h"
+#include "SplitReductions.h"
 #include "Stencil/Gather/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -59,26 +59,31 @@ static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
   eraseDeadOps(rewriter, reductions);
 }
 
+bool mlir::stencil::splitReductionsOut(RewriterBase &rewriter,
+                                       DomainOp domain) {
+  Block *body = domain.getBodyBlock();
+  bool reduces = llvm::any_of(*body, isReductionOp);
+  bool other = domain.getNumResults() != 0 ||
+               llvm::any_of(*body, [](Operation &op) {
+                 auto access = dyn_cast<AccessOpInterface>(op);
+                 return access && access.isWrite() && !isReductionOp(op);
+               });
+  if (!reduces || !other)
+    return false;
+  splitReductions(rewriter, domain);
+  return true;
+}
+
 namespace {
 struct StencilSplitReductionsPass
     : public mlir::stencil::impl::StencilSplitReductionsPassBase<
           StencilSplitReductionsPass> {
   void runOnOperation() override {
     SmallVector<DomainOp> domains;
-    getOperation()->walk([&](DomainOp domain) {
-      Block *body = domain.getBodyBlock();
-      bool reduces = llvm::any_of(*body, isReductionOp);
-      bool other = domain.getNumResults() != 0 ||
-                   llvm::any_of(*body, [](Operation &op) {
-                     auto access = dyn_cast<AccessOpInterface>(op);
-                     return access && access.isWrite() && !isReductionOp(op);
-                   });
-      if (reduces && other)
-        domains.push_back(domain);
-    });
+    getOperation()->walk([&](DomainOp domain) { domains.push_back(domain); });
     IRRewriter rewriter(&getContext());
     for (DomainOp domain : domains)
-      splitReductions(rewriter, domain);
+      splitReductionsOut(rewriter, domain);
   }
 };
 } // namespace

@@ -75,13 +75,14 @@ static StoreOp findReset(func::FuncOp func, Value shadow) {
 }
 
 /// The one use of `shadow` in `func` if it is an accumulate at the centre
-/// in a top-level domain.
+/// in a top-level domain (neither a scatter nor a reduction, which sums
+/// several points into one element).
 static AccumulateOp findSoleCentreAccumulate(func::FuncOp func,
                                              Value shadow) {
   if (!shadow.hasOneUse())
     return nullptr;
   auto acc = dyn_cast<AccumulateOp>(*shadow.getUsers().begin());
-  if (!acc || acc.isScatter() || !isa<DomainOp>(acc->getParentOp()) ||
+  if (!acc || acc.isScatter() || acc.isReduction() || !isa<DomainOp>(acc->getParentOp()) ||
       acc->getParentOp()->getParentOp() != func.getOperation())
     return nullptr;
   return acc;

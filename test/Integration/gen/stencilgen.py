@@ -20,7 +20,15 @@
 #     top-level scalar op before use),
 #   * optionally a second domain chained through a temporary: an active
 #     array argument, or a memref.alloc,
-#   * optionally a reduction returned by the function (it gets a seed).
+#   * optionally a reduction returned by the function (it gets a seed),
+#   * optionally an active parameter array `p` read through `dims` that are
+#     not a permutation (its adjoint is a reduction): a selection
+#     (`%p[o] dims [k]`), a repetition (`%p[o, o] dims [k, k]`), fixed
+#     elements (`%p[2] dims [_]` of a memref<3xf64>, or `%p[1, o] dims [_, k]`
+#     of a memref<3x?xf64>) or a rank-0 array (`%p[] dims []`); added to a
+#     linear body (which stays linear) or multiplied into a nonlinear one.
+#     Its choices come from a second generator seeded by the seed and the
+#     case, so the other choices of a seed stay what they were.
 # Bounds are symbolic, `(lo_k) to (%n<k> - hi_k)`, with lo/hi at least the
 # radius the domain needs so that every access stays inside arrays of
 # extents (%n0, ..., %n<d-1>); every dimension has its own size symbol.
@@ -32,8 +40,7 @@
 # (mlir_text, description) where description is the JSON object.
 #
 # Not generated (see docs/Adjoint.md): f32 values and arith.extf/truncf
-# (finite differences at 1e-6 cannot resolve f32 rounding), active arrays
-# read through a non-permutation `dims` (selection, rank-0) and arrays that
+# (finite differences at 1e-6 cannot resolve f32 rounding), and arrays that
 # are read, then overwritten while still needed (the pass rejects them).
 #
 # ===----------------------------------------------------------------------=== #
@@ -457,9 +464,74 @@ def pad(lo, hi, rng, dim, slack):
             [h + rng.randint(0, slack) for h in hi])
 
 
-def make_case(rng, index, dim, linear, temp_kinds=("arg",)):
-    """Returns (mlir text, description dict) of one case."""
+# Kinds of non-permutation reads of the parameter array `p`.
+PARAM_KINDS = ["selection", "repetition", "fixed", "channel", "rank0"]
+# The share of cases with a parameter array.
+PARAM_FRACTION = 0.4
+
+
+class Param:
+    """An active array `p` that a domain reads through `dims` that are not a
+    permutation of the iteration dimensions."""
+
+    def __init__(self, prng, dim):
+        self.kind = prng.choice(PARAM_KINDS)
+        self.k = prng.randrange(dim)
+        self.fixed = prng.randrange(3)
+        if self.kind == "selection":
+            self.type, self.shape = "memref<?xf64>", ["n%d" % self.k]
+        elif self.kind == "repetition":
+            self.type = "memref<?x?xf64>"
+            self.shape = ["n%d" % self.k, "n%d" % self.k]
+        elif self.kind == "fixed":
+            self.type, self.shape = "memref<3xf64>", ["3"]
+        elif self.kind == "channel":
+            self.type, self.shape = "memref<3x?xf64>", ["3", "n%d" % self.k]
+        else:
+            self.type, self.shape = "memref<f64>", []
+
+    def arg(self):
+        return {"name": "p", "kind": "array", "rank": len(self.shape),
+                "shape": self.shape, "active": True, "init": [0.5, 1.5]}
+
+    def read(self, body, offset):
+        """Emits the read at the iteration offset `offset` (one of the
+        domain's read offsets, so it stays inside the array)."""
+        o = offset[self.k]
+        index, dims = {
+            "selection": ([o], [self.k]),
+            "repetition": ([o, o], [self.k, self.k]),
+            "fixed": ([self.fixed], ["_"]),
+            "channel": ([self.fixed, o], ["_", self.k]),
+            "rank0": ([], []),
+        }[self.kind]
+        name = body.new()
+        body.emit("%s = stencil.gather %%p[%s] dims [%s] : %s" %
+                  (name, ", ".join(map(str, index)),
+                   ", ".join(map(str, dims)), self.type))
+        return Term(name, 1.5)
+
+
+def add_param(body, prng, param, value, offsets, linear):
+    """Adds the parameter's read to `value`: a scaled term of a linear body,
+    a factor of a nonlinear one."""
+    p = param.read(body, prng.choice(offsets))
+    if linear:
+        term = body.scale(p, random_coefficient(prng))
+        return body.bin("addf", value, term, value.bound + term.bound)
+    return body.normalise(body.bin("mulf", value, p, value.bound * p.bound),
+                          8.0)
+
+
+def make_case(rng, index, dim, linear, temp_kinds=("arg",), prng=None):
+    """Returns (mlir text, description dict) of one case. `prng` draws the
+    parameter array's choices (none without it)."""
     fn = Function("case%d" % index)
+    param = None
+    if prng is not None and prng.random() < PARAM_FRACTION:
+        param = Param(prng, dim)
+        # The domain (of two chained ones) that reads it.
+        param_domain = prng.randrange(2)
     max_size = MAX_SIZE[dim]
     shape = rng.choice(SHAPES)
     if shape == "dense" and dim == 3:
@@ -502,6 +574,8 @@ def make_case(rng, index, dim, linear, temp_kinds=("arg",)):
     coefs = []
     for c in range(n_coefs):
         add_array("c%d" % c, False, [0.5, 1.5])
+    if param:
+        args.append(param.arg())
     if temp_kind == "arg":
         add_array("t", True, [-1.0, 1.0])
     if has_scalar:
@@ -517,7 +591,9 @@ def make_case(rng, index, dim, linear, temp_kinds=("arg",)):
     lines = []
     sig = []
     for a in args:
-        if a["kind"] == "array":
+        if a["name"] == "p" and param:
+            ty = param.type
+        elif a["kind"] == "array":
             ty = memref_type(dim)
         elif a["kind"] == "scalar":
             ty = "f64"
@@ -554,6 +630,7 @@ def make_case(rng, index, dim, linear, temp_kinds=("arg",)):
     active_inputs = ["u"] + (["v"] if second_input else [])
     coef_names = ["c%d" % c for c in range(n_coefs)]
     domains = []
+    built = []
 
     def build_domain(read_arrays, read_offs, out, kind, lin, slack_lo=None):
         body = Body(fn, rng, dim)
@@ -569,6 +646,9 @@ def make_case(rng, index, dim, linear, temp_kinds=("arg",)):
         cs = [(c, coef_offsets()) for c in coef_names]
         scalar = Term(scalar_name, scalar_bound) if scalar_name and rng.random() < 0.8 else None
         value = (linear_body if lin else nonlinear_body)(body, leaves, cs, scalar)
+        if param and (len(built) == param_domain or not chained):
+            value = add_param(body, prng, param, value, read_offs, lin)
+        built.append(body)
         writes = []
         if kind == "store":
             body.emit("stencil.store %s to %%%s : %s" % (value.ssa, out, memref_type(dim)))
@@ -668,6 +748,7 @@ def make_case(rng, index, dim, linear, temp_kinds=("arg",)):
         "output": out_kind,
         "temporary": temp_kind,
         "scalar": has_scalar,
+        "parameter": param.kind if param else None,
         "results": 1 if reduction else 0,
         "rules": sorted(rules),
         "args": args,
@@ -719,11 +800,12 @@ def size_list(rng, dim, need, max_size):
 
 
 def generate(seed, count, dims=(1, 2, 3), linear_fraction=0.4,
-             temp_kinds=("arg",), excluded=DEFAULT_EXCLUDED):
+             temp_kinds=("arg",), excluded=DEFAULT_EXCLUDED, params=True):
     """Returns (module text, description) for `count` cases. `temp_kinds`
     lists the temporaries chained domains may use: "arg" (an active array
     argument) and/or "alloc" (a memref.alloc in the function). `excluded`
-    names ops the bodies must not use (e.g. "cbrt", "call", "remf")."""
+    names ops the bodies must not use (e.g. "cbrt", "call", "remf").
+    `params` lets cases read a parameter array through a non-permutation."""
     EXCLUDED.clear()
     EXCLUDED.update(excluded)
     rng = random.Random(seed)
@@ -733,7 +815,8 @@ def generate(seed, count, dims=(1, 2, 3), linear_fraction=0.4,
     for index in range(count):
         dim = dims[index % len(dims)]
         linear = rng.random() < linear_fraction
-        text, desc = make_case(rng, index, dim, linear, temp_kinds)
+        prng = random.Random("%d/%d" % (seed, index)) if params else None
+        text, desc = make_case(rng, index, dim, linear, temp_kinds, prng)
         parts.append(text)
         cases.append(desc)
     return "\n".join(parts), {"seed": seed, "cases": cases}
@@ -754,6 +837,8 @@ def main():
                    help="comma-separated ops bodies must not use, by the "
                         "generator's names (cbrt, call, remf, select, ...; "
                         "default: %(default)s)")
+    p.add_argument("--no-params", action="store_true",
+                   help="no parameter arrays read through non-permutations")
     p.add_argument("-o", dest="output", required=True, help="output .mlir")
     p.add_argument("--json", required=True, help="output description")
     a = p.parse_args()
@@ -764,7 +849,7 @@ def main():
             p.error("unknown temporary kind '%s'" % k)
     excluded = tuple(k for k in a.exclude_ops.split(",") if k)
     text, desc = generate(a.seed, a.count, dims, a.linear_fraction, kinds,
-                          excluded)
+                          excluded, not a.no_params)
     with open(a.output, "w") as f:
         f.write(text)
     with open(a.json, "w") as f:
