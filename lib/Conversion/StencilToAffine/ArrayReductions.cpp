@@ -205,12 +205,8 @@ bool ReductionBuffers::emitUpdate(OpBuilder &builder, AccumulateOp acc,
   return true;
 }
 
-/// Emits `body` once, where the fold of a fully reduced entry runs: in
-/// place on the host, or on the device in a parallel loop of two
-/// iterations of which the first works (canonicalization would inline a
-/// loop of one into the host code).
-static void emitOnce(OpBuilder &builder, Location loc, bool onDevice,
-                     function_ref<void(OpBuilder &)> body) {
+void mlir::stencil::emitOnce(OpBuilder &builder, Location loc, bool onDevice,
+                             function_ref<void(OpBuilder &)> body) {
   if (!onDevice) {
     body(builder);
     return;

@@ -21,6 +21,13 @@
 
 namespace mlir::stencil {
 
+/// Emits `body` once: in place on the host, or with `onDevice` (the GPU
+/// form) in a parallel loop of two iterations of which the first works, a
+/// kernel of its own (canonicalization would inline a loop of one into the
+/// host code).
+void emitOnce(OpBuilder &builder, Location loc, bool onDevice,
+              function_ref<void(OpBuilder &)> body);
+
 /// How each reduction of a domain is summed.
 struct ArrayReductionPlan {
   struct Entry {

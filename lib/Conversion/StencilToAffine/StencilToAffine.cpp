@@ -143,24 +143,10 @@ static SmallVector<Value> sumPartials(OpBuilder &builder, Location loc,
   for (Value zero : zeros)
     cells.push_back(memref::AllocOp::create(
         builder, loc, MemRefType::get({1}, zero.getType())));
-  // Two iterations, the second idle: canonicalization would inline a loop
-  // of one into the host code.
-  auto single = affine::AffineParallelOp::create(
-      builder, loc, TypeRange(), ArrayRef<arith::AtomicRMWKind>(),
-      ArrayRef<int64_t>{2});
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(single.getBody());
-    IntegerSet first = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)},
-                                       /*eqFlags=*/{true});
-    auto onFirst = affine::AffineIfOp::create(
-        builder, loc, first, ValueRange{single.getIVs()[0]},
-        /*withElseRegion=*/false);
-    builder.setInsertionPointToStart(onFirst.getThenBlock());
-    for (auto [sum, cell] : llvm::zip_equal(emitLoop(builder), cells))
-      affine::AffineStoreOp::create(builder, loc, sum, cell, zeroMap,
-                                    ValueRange());
-  }
+  emitOnce(builder, loc, /*onDevice=*/true, [&](OpBuilder &b) {
+    for (auto [sum, cell] : llvm::zip_equal(emitLoop(b), cells))
+      affine::AffineStoreOp::create(b, loc, sum, cell, zeroMap, ValueRange());
+  });
   SmallVector<Value> sums;
   for (Value cell : cells) {
     sums.push_back(
