@@ -11,7 +11,7 @@
 #   fd-<s>   the same along each active scalar alone (scalar gradients)
 #   dot      for linear cases, the dot-product test <J v, w> = <v, J^T w>
 #            (J v is the primal applied to v; relative 1e-12)
-#   threads  the adjoint (and the primal) at 1 and 2 OpenMP threads, bitwise
+#   threads  the adjoint (and the primal) at 1, 2 and 3 OpenMP threads, bitwise
 #            identical (1e-12 relative for --mode atomic, whose atomic
 #            updates have no fixed order)
 #   compare  with --compare MODE: the adjoint and the primal of this mode
@@ -544,9 +544,13 @@ class Checker:
         one = self.outputs(case, state, sizes, shadows, seeds)
         self.omp.omp_set_num_threads(2)
         two = self.outputs(case, state, sizes, shadows, seeds)
+        # Three threads split the slices unevenly.
+        self.omp.omp_set_num_threads(3)
+        three = self.outputs(case, state, sizes, shadows, seeds)
         self.omp.omp_set_num_threads(self.default_threads)
         exact = self.mode != "atomic"
         self.compare_outputs(case, sizes, "threads", one, two, exact)
+        self.compare_outputs(case, sizes, "threads", one, three, exact)
 
     def check_compare(self, case, ref_case, sizes, state, shadows, seeds):
         mine = self.outputs(case, state, sizes, shadows, seeds)
