@@ -43,7 +43,7 @@ STAGES = [
      " domains take the compact nests of the `else` branch. Everything runs"
      " under an `scf.if` that tests, in 128-bit arithmetic, that the domain"
      " is not empty, so that bounds that wrap in 64 bits run nothing. Code:"
-     " `lib/Gather` ([Adjoint.md](Adjoint.md#8-gather-conversion)).",
+     " `lib/Gather` ([Gather.md](Gather.md)).",
      ["--stencil-adjoint", "--stencil-scatter-to-gather=boundary=exact",
       "--canonicalize", "--cse"]),
     ("4. `--convert-stencil-to-affine`: affine loops (primal)",
