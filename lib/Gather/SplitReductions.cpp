@@ -11,6 +11,7 @@
 #include "Stencil/Gather/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -36,9 +37,51 @@ static void eraseDeadOps(RewriterBase &rewriter, DomainOp domain) {
       rewriter.eraseOp(&op);
 }
 
-/// Moves the reductions of `domain` into a new domain right after it.
+/// The arrays `domain` reads and those it writes.
+static void collectArrays(DomainOp domain, llvm::SmallPtrSetImpl<Value> &reads,
+                          llvm::SmallPtrSetImpl<Value> &writes) {
+  domain.getBody().walk([&](AccessOpInterface access) {
+    (access.isWrite() ? writes : reads).insert(access.getAccessedArray());
+  });
+}
+
+/// Moves `reductions`, just created before its scatter domain, above the
+/// domain before that one too if they are independent and everything the
+/// reductions use is defined above it: the scatter domain then stays next
+/// to a first contribution before it and to the reset after it, which the
+/// gather form fuses into its sweep.
+static void hoistPastPrevious(DomainOp reductions) {
+  Operation *op = reductions->getPrevNode();
+  while (op && !isa<DomainOp>(op) && isMemoryEffectFree(op))
+    op = op->getPrevNode();
+  auto previous = dyn_cast_or_null<DomainOp>(op);
+  if (!previous)
+    return;
+  llvm::SmallPtrSet<Value, 8> reads, writes, prevReads, prevWrites;
+  collectArrays(reductions, reads, writes);
+  collectArrays(previous, prevReads, prevWrites);
+  for (Value array : prevWrites)
+    if (reads.contains(array) || writes.contains(array))
+      return;
+  for (Value array : prevReads)
+    if (writes.contains(array))
+      return;
+  llvm::SetVector<Value> used;
+  getUsedValuesDefinedAbove(reductions.getBody(), used);
+  used.insert(reductions.getBoundOperands().begin(),
+              reductions.getBoundOperands().end());
+  for (Value value : used) {
+    Operation *def = value.getDefiningOp();
+    if (def && def->getBlock() == previous->getBlock() &&
+        !def->isBeforeInBlock(previous))
+      return;
+  }
+  reductions->moveBefore(previous);
+}
+
+/// Moves the reductions of `domain` into a new domain before it.
 static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
-  rewriter.setInsertionPointAfter(domain);
+  rewriter.setInsertionPoint(domain);
   auto reductions =
       DomainOp::create(rewriter, domain.getLoc(), domain.getLowerBounds(),
                        domain.getUpperBounds(), domain.getBoundOperands());
@@ -57,6 +100,7 @@ static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
       rewriter.eraseOp(&op);
   eraseDeadOps(rewriter, domain);
   eraseDeadOps(rewriter, reductions);
+  hoistPastPrevious(reductions);
 }
 
 bool mlir::stencil::splitReductionsOut(RewriterBase &rewriter,

@@ -15,7 +15,7 @@
 namespace mlir::stencil {
 
 /// Moves the reductions of `domain` (accumulates whose `dims` is not a
-/// permutation) into a new domain with the same bounds right after it, if
+/// permutation) into a new domain with the same bounds before it, if
 /// `domain` also writes through a permutation or has results. Returns true
 /// if it split.
 bool splitReductionsOut(RewriterBase &rewriter, DomainOp domain);

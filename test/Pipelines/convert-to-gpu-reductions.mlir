@@ -5,33 +5,32 @@
 // reads through fixed elements (w[0], w[2]), a selection (c[j]) and a
 // rank-0 array (s) accumulates into their shadows through the same `dims`.
 // The domain also scatters into u's shadow: the gather conversion first
-// moves the reductions into a domain of their own. Its lowering sums each
-// slice of dimension 0 serially, in one kernel: c's partial sums into a
-// device buffer, which a second kernel adds in slice order; the fully
-// reduced ones (s, w[2], w[0]) like domain results, summed in slice order
-// into one-element buffers the host reads back and adds into their
-// elements, one thread each. The CPU's order, no atomics in the MLIR
-// (atomicrmw) or in the PTX (atom., red.global). Nests are a 32-bit and a
-// 64-bit kernel each.
+// moves the reductions into a domain of their own, before the scatter
+// domain (which then stays next to the reset of r's shadow, fused into its
+// sweep). Its lowering sums each slice of dimension 0 serially, in one
+// kernel: c's partial sums into a device buffer, which a second kernel adds
+// in slice order; the fully reduced ones (s, w[2], w[0]) like domain
+// results, summed in slice order into one-element buffers the host reads
+// back and adds into their elements, one thread each. The CPU's order, no
+// atomics in the MLIR (atomicrmw) or in the PTX (atom., red.global). Nests
+// are a 32-bit and a 64-bit kernel each.
 
 // CHECK-LABEL: llvm.func @layered_adjoint(
-// The gather nest of u's shadow.
-// CHECK:         gpu.launch_func @layered_adjoint_kernel::
-// CHECK:         gpu.launch_func @layered_adjoint_kernel_1::
 // c's partial sums and the carried sums of s, w[2] and w[0], per slice.
 // CHECK-COUNT-4: llvm.call @mgpuMemAlloc
+// CHECK:         gpu.launch_func @layered_adjoint_kernel::
+// CHECK:         gpu.launch_func @layered_adjoint_kernel_1::
+// c's slices added in order.
 // CHECK:         gpu.launch_func @layered_adjoint_kernel_2::
 // CHECK:         gpu.launch_func @layered_adjoint_kernel_3::
-// c's slices added in order.
-// CHECK:         gpu.launch_func @layered_adjoint_kernel_4::
-// CHECK:         gpu.launch_func @layered_adjoint_kernel_5::
 // CHECK:         llvm.call @mgpuMemFree
 // The carried sums' slices added in order, their totals read back.
-// CHECK:         gpu.launch_func @layered_adjoint_kernel_6::
-// CHECK:         gpu.launch_func @layered_adjoint_kernel_7::
+// CHECK:         gpu.launch_func @layered_adjoint_kernel_4::
+// CHECK:         gpu.launch_func @layered_adjoint_kernel_5::
 // CHECK-COUNT-3: llvm.call @stencil_gpu_read_f64
-// Each total added into its element, then the reset of r's shadow.
-// CHECK:         gpu.launch_func @layered_adjoint_kernel_8::
+// Each total added into its element, then the gather nests of u's shadow
+// with the reset of r's shadow.
+// CHECK:         gpu.launch_func @layered_adjoint_kernel_6::
 // CHECK:         gpu.launch_func @layered_adjoint_kernel_14::
 // CHECK:       gpu.binary @layered_adjoint_kernel_2 {{.*}}chip = "sm_90"
 // CHECK-SAME:    add.rn.f64

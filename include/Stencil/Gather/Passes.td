@@ -27,10 +27,15 @@ def StencilSplitReductionsPass
 
     For every domain that both writes through a permutation and reduces,
     this pass moves the reductions, with the part of the body they depend
-    on, into a new domain with the same bounds placed right after it. An
-    array is never both read and written in one domain, so the two halves
-    may run in either order. Domains then either reduce or scatter, never
-    both; the cut and the gather conversion leave reducing domains alone.
+    on, into a new domain with the same bounds placed before it. An array
+    is never both read and written in one domain, so the two halves may
+    run in either order. Placed before, the reductions leave the scatter
+    domain next to the reset after it (`x_b = 0`, which they may read too)
+    and, where it is independent of them, they also move above the domain
+    before it (a first contribution): the gather form fuses both into its
+    sweep. Domains then either reduce or scatter, never both; the cut and
+    the gather conversion leave reducing domains alone (and split a domain
+    themselves where this pass has not run).
   }];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }

@@ -61,38 +61,39 @@ func.func @fixed(%u: memref<?xf64>, %w: memref<3xf64>, %n: index,
 
 // A domain that scatters and also reduces into the weight's shadow (an
 // accumulate at a fixed element): the reduction is not a scatter. Both
-// passes first move it into a domain of its own with the same bounds (as
-// --stencil-split-reductions does), then convert the scatter.
+// passes first move it into a domain of its own with the same bounds,
+// before the scatter (as --stencil-split-reductions does), then convert the
+// scatter.
 // CHECK-LABEL: func.func @mixed
 // CHECK:       stencil.store %{{.*}} to %[[T:.*]] : memref<?xf64>
 // CHECK:       stencil.domain (%{{.*}}) = (1) to (%arg2 - 1) {
+// CHECK:         math.cos
+// CHECK:         stencil.accumulate %{{.*}} to %arg5[2] dims [_] : memref<3xf64>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  stencil.domain (%{{.*}}) = (1) to (%arg2 - 1) {
 // CHECK-NEXT:    %[[R:.*]] = stencil.gather %[[T]][0] : memref<?xf64>
 // CHECK-NEXT:    stencil.accumulate %[[R]] to %arg4[1]
 // CHECK-NEXT:    stencil.accumulate %[[R]] to %arg4[0]
 // CHECK-NEXT:    stencil.accumulate %[[R]] to %arg4[-1]
 // CHECK-NEXT:  }
-// CHECK-NEXT:  stencil.domain (%{{.*}}) = (1) to (%arg2 - 1) {
-// CHECK:         math.cos
-// CHECK:         stencil.accumulate %{{.*}} to %arg5[2] dims [_] : memref<3xf64>
-// CHECK-NEXT:  }
 // CHECK-NEXT:  memref.dealloc
 // PADDED-LABEL: func.func @mixed
-// PADDED:       scf.if
-// PADDED:         stencil.accumulate %{{.*}} to %arg4[0]
-// PADDED:         memref.dealloc
-// PADDED-NEXT:  }
-// PADDED-NEXT:  stencil.domain (%{{.*}}) = (1) to (%arg2 - 1) {
+// PADDED:       stencil.domain (%{{.*}}) = (1) to (%arg2 - 1) {
 // PADDED:         stencil.accumulate %{{.*}} to %arg5[2] dims [_] : memref<3xf64>
 // PADDED-NEXT:  }
+// PADDED:       scf.if
+// PADDED:         stencil.accumulate %{{.*}} to %arg4[0]
+// PADDED-NEXT:  }
+// PADDED-NEXT:  memref.dealloc
 // GATHER-LABEL: func.func @mixed
+// GATHER:       stencil.domain (%{{.*}}) = (1) to (%arg2 - 1) {
+// GATHER:         stencil.accumulate %{{.*}} to %arg5[2] dims [_] : memref<3xf64>
+// GATHER-NEXT:  }
 // GATHER:       scf.if
 // GATHER-NOT:     stencil.
 // GATHER:         affine.store %{{.*}}, %arg4
 // GATHER-NOT:     stencil.
-// GATHER:       stencil.domain (%{{.*}}) = (1) to (%arg2 - 1) {
-// GATHER:         stencil.accumulate %{{.*}} to %arg5[2] dims [_] : memref<3xf64>
-// GATHER-NEXT:  }
-// GATHER-NEXT:  return
+// GATHER:       return
 func.func @mixed(%u: memref<?xf64>, %w: memref<3xf64>, %n: index,
                  %rb: memref<?xf64>, %ub: memref<?xf64>,
                  %wb: memref<3xf64>) {
