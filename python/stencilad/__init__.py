@@ -18,6 +18,11 @@ from .function import (AdjointFunction, Function, Gradients, Module,
                        ValueAndGrad)
 from .gradcheck import GradientReport, check_gradient
 
+try:
+    from ._config import VERSION as __version__
+except ImportError:     # the source tree, not configured by CMake
+    __version__ = None
+
 __all__ = [
     "AdjointFunction",
     "CompileError",

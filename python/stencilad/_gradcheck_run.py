@@ -4,7 +4,9 @@ comparisons)."""
 
 import math
 
-import numpy as np
+from ._deps import require
+
+np = require("numpy", "python3-numpy")
 
 
 def _results(ret):

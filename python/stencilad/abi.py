@@ -10,7 +10,9 @@ this module too.
 
 import ctypes
 
-import numpy as np
+from ._deps import require
+
+np = require("numpy", "python3-numpy")
 
 SCALAR_CTYPES = {
     "double": ctypes.c_double,

@@ -21,9 +21,10 @@ misreads. Each failure names the argument.
 
 import numbers
 
-import numpy as np
-
+from ._deps import require
 from .abi import ELEMENT_DTYPES
+
+np = require("numpy", "python3-numpy")
 
 # numpy.shares_memory's work bound; beyond it the arrays count as
 # overlapping (refused), which is the safe answer.

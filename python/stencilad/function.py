@@ -13,10 +13,11 @@ import contextlib
 import ctypes
 import inspect
 
-import numpy as np
-
 from . import checks
+from ._deps import require
 from .abi import ELEMENT_DTYPES, SCALAR_CTYPES, Layout, results_struct
+
+np = require("numpy", "python3-numpy")
 
 # Store-all: the schedule keeps min(snapshots, T) states (docs/TimeLoops.md).
 STORE_ALL = 1 << 62

@@ -119,9 +119,9 @@ def check_gradient(f, args, *, directions=2, linear=False, rng=0,
     with the f32 comparisons of PRECISION (`step` overrides the step). `check_bounds` is passed to every call of `f` and its
     adjoint (False for a function whose accesses cannot be bounded, such as
     a domain that a time loop moves). Returns a GradientReport."""
-    import numpy as np
-
+    from ._deps import require
     from ._gradcheck_run import Problem
+    np = require("numpy", "python3-numpy")
 
     gen = np.random.default_rng(rng)
     problem = Problem(f, args, gen, kwargs, check_bounds)
