@@ -4,8 +4,10 @@
 # Installs, with apt-get, exactly the Debian 12 packages the project needs
 # (README.md, "Quick start"): LLVM/MLIR 22 headers, archives and tools, clang-22,
 # libomp, GCC (the second compiler CI builds with), Google Benchmark, CMake,
-# Ninja, lld, python3 with NumPy, pytest and matplotlib (the Python package
-# and its example), and debootstrap (scripts/fresh-machine-test.sh).
+# Ninja, lld, python3 with NumPy, SymPy, pytest and matplotlib (the Python
+# package, its front end and its example) and with venv, pip, setuptools and
+# wheel (the package installed into a virtual environment), and debootstrap
+# (scripts/fresh-machine-test.sh).
 #
 #   install-deps.sh          install what is missing; when everything is
 #                            installed it does nothing, not even `apt-get
@@ -39,6 +41,11 @@ PACKAGES=(
   lld
   python3           # lit, the test generators and checkers
   python3-numpy     # the Python package stencilad (python/, docs/Python.md)
+  python3-sympy     # its front end (stencilad.frontend)
+  python3-venv      # `python3 -m venv`, with pip and setuptools inside it
+  python3-pip       # pip (docs/Python.md, "Install")
+  python3-setuptools # the build backend of <build>/python/pyproject.toml
+  python3-wheel     # setuptools' bdist_wheel, for pip --no-build-isolation
   python3-pytest    # its tests (test/Integration/python.test)
   python3-matplotlib # the gradient image of examples/python/fwi_gradient.py
   python3-torch     # PyTorch, the peer of the filter benchmark (bench/torch_peer.py)
