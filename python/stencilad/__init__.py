@@ -23,7 +23,20 @@ try:
 except ImportError:     # the source tree, not configured by CMake
     __version__ = None
 
+# The front end (stencils written with SymPy) loads on first use, so that
+# the package works without SymPy for those who compile MLIR.
+_FRONTEND = ("Array", "FrontendError", "Kernel", "indices", "scalar", "size")
+
+
+def __getattr__(name):
+    if name in _FRONTEND:
+        from . import frontend
+        return getattr(frontend, name)
+    raise AttributeError("module 'stencilad' has no attribute %r" % name)
+
+
 __all__ = [
+    *_FRONTEND,
     "AdjointFunction",
     "CompileError",
     "CompileWarning",

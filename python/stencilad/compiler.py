@@ -62,8 +62,20 @@ def compiler_path():
     return shutil.which("stencil-compile") or "stencil-compile"
 
 
+def tool_path(name):
+    """Another tool of the project (`stencil-opt`), installed beside the
+    stencil-compile this package calls."""
+    return os.path.join(os.path.dirname(compiler_path()), name)
+
+
 def _read_source(source):
-    """(IR text, a name for messages) of a path or of IR text."""
+    """(IR text, a name for messages) of a path, of IR text, or of front-end
+    kernels (one, or a list)."""
+    kernels = source if isinstance(source, (list, tuple)) else [source]
+    if kernels and all(hasattr(k, "mlir") and hasattr(k, "items")
+                       for k in kernels):
+        from .frontend import emit
+        return emit(kernels), "kernel " + ", ".join(k.name for k in kernels)
     if isinstance(source, os.PathLike) or (
             isinstance(source, str) and "\n" not in source
             and source.endswith(".mlir")):
