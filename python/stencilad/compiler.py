@@ -72,10 +72,11 @@ def _read_source(source):
     """(IR text, a name for messages) of a path, of IR text, or of front-end
     kernels (one, or a list)."""
     kernels = source if isinstance(source, (list, tuple)) else [source]
-    if kernels and all(hasattr(k, "mlir") and hasattr(k, "items")
-                       for k in kernels):
-        from .frontend import emit
-        return emit(kernels), "kernel " + ", ".join(k.name for k in kernels)
+    if kernels and all(hasattr(k, "mlir") for k in kernels):
+        # Front-end kernels (stencilad.frontend.Kernel): each is a module's
+        # worth of functions, so the texts join into one module.
+        return "".join(k.mlir for k in kernels), "kernel " + ", ".join(
+            k.name for k in kernels)
     if isinstance(source, os.PathLike) or (
             isinstance(source, str) and "\n" not in source
             and source.endswith(".mlir")):

@@ -14,20 +14,9 @@ kernel to the dialect's text.
 
 from .access import classify, reads
 from .expr import describe
-from .symbols import (Array, Counter, FrontendError, SumValue, caller,
-                      indices, sp)
-
-_OPEN = []
-
-
-def current_domain(what):
-    """The domain whose `with` block is running."""
-    if not _OPEN:
-        raise FrontendError("%s outside a `with kernel.domain(...)` block: "
-                            "a statement belongs to a domain" % what,
-                            caller())
-    return _OPEN[-1]
-
+from .emit import emit
+from .symbols import (OPEN_DOMAINS, Array, Counter, FrontendError, SumValue,
+                      caller, indices, sp)
 
 def _bounds(specs, loc):
     """[(counter, lower, upper)] from {i: (lo, hi), ...} or (i, lo, hi)
@@ -89,14 +78,14 @@ class Domain:
         return self.loop.counter if self.loop else None
 
     def __enter__(self):
-        if _OPEN:
+        if OPEN_DOMAINS:
             raise FrontendError("a domain inside another domain: domains "
                                 "run one after the other", self.loc)
-        _OPEN.append(self)
+        OPEN_DOMAINS.append(self)
         return self
 
     def __exit__(self, *exc):
-        _OPEN.pop()
+        OPEN_DOMAINS.pop()
         return False
 
     def assign(self, target, value):
@@ -182,6 +171,7 @@ class TimeLoop:
         if len(set(self.rotate)) != len(self.rotate):
             raise FrontendError("rotate= lists an array twice", loc)
         self.counter = Counter("t")
+        self.is_time_loop = True
         self.items = []
         self.closed = False
 
@@ -293,12 +283,10 @@ class Kernel:
     @property
     def mlir(self):
         """The kernel in the stencil dialect (MLIR text)."""
-        from .emit import emit
         return emit([self])
 
     def __str__(self):
         """The kernel in the stencil dialect, without locations: to read."""
-        from .emit import emit
         return emit([self], locations=False)
 
     def save(self, path):
@@ -317,4 +305,4 @@ class Kernel:
         return "<stencilad.Kernel %s>" % self.name
 
 
-__all__ = ["Domain", "Kernel", "TimeLoop", "current_domain", "indices"]
+__all__ = ["Domain", "Kernel", "TimeLoop", "indices"]

@@ -106,13 +106,26 @@ class Array:
         return self._read(tuple(index))
 
     def __setitem__(self, index, value):
-        from .kernel import current_domain
         current_domain("%s[...] = ..." % self.name).write(
             self._read(index), value, None, caller())
 
     def __repr__(self):
         return "Array(%r, %d, %r%s)" % (self.name, self.rank, self.dtype,
                                         ", active=True" if self.active else "")
+
+
+# The domains whose `with` block runs (kernel.Domain pushes itself), so
+# that `u[i] = ...` knows which domain the statement belongs to.
+OPEN_DOMAINS = []
+
+
+def current_domain(what):
+    """The domain whose `with` block is running."""
+    if not OPEN_DOMAINS:
+        raise FrontendError("%s outside a `with kernel.domain(...)` block: "
+                            "a statement belongs to a domain" % what,
+                            caller())
+    return OPEN_DOMAINS[-1]
 
 
 def array_of(func):
