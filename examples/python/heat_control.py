@@ -1,30 +1,57 @@
 #!/usr/bin/env python3
-"""An objective of the final state from Python (docs/TimeLoops.md, section
-1.1; docs/Python.md): recovering a diffusivity field from the temperature
-at the end of a run.
+"""An objective of the final state from Python, written with the SymPy
+front end (docs/Python.md, "Writing stencils in Python"; docs/TimeLoops.md,
+section 1.1): recovering a diffusivity field from the temperature at the
+end of a run.
 
-examples/heat_control.mlir conducts heat through T steps with a variable
-diffusivity k and returns J = 1/2 |u_T - target|^2 plus a small roughness
-penalty on k. The target is the final temperature of a true k with a
+The kernel below conducts heat through T steps with a variable diffusivity
+k (a time loop rotating two buffers) and returns J = 1/2 |u_T - target|^2
+(a sum over the final state, `loop.final(u)`) plus a small roughness
+penalty on k (`K.returns`). examples/heat_control.mlir is the same function
+in the stencil dialect, for MLIR users. The target is the final temperature of a true k with a
 less-conducting blob (computed here with NumPy, which also checks the
 compiled primal). From a uniform k, the gradient dJ/dk of the reversed time
 loop with binomial checkpointing is checked against a central difference of
 J, then drives a few steps of gradient descent with a backtracking line
-search.
+search. The script exits 1 if a check fails.
 
-    PYTHONPATH=build/python python3 examples/python/heat_control.py \\
+    PYTHONPATH=build/python /usr/bin/python3 examples/python/heat_control.py \\
         [n [steps [snapshots [iterations]]]]       (default 40 120 8 8)
 """
 
-import os
 import sys
 
 import numpy as np
 
-import stencilad
+import stencilad as sa
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 ALPHA = 1e-4
+
+
+def heat_kernel():
+    """J = 1/2 sum (u_T - target)^2
+           + alpha/2 sum (k[i+1,j] - k[i,j])^2 + (k[i,j+1] - k[i,j])^2"""
+    i, j = sa.indices("i j")
+    n, m, steps = sa.size("n m steps")
+    alpha = sa.scalar("alpha")
+    u0, u1, k = (sa.Array(name, 2, active=True) for name in ("u0", "u1", "k"))
+    target = sa.Array("target", 2)
+
+    K = sa.Kernel("heat_control")
+    loop = K.time_loop(steps, rotate=(u0, u1))      # u, next
+    with loop:
+        with K.domain({i: (1, n - 1), j: (1, m - 1)}):
+            lap = (u0[i - 1, j] + u0[i + 1, j] + u0[i, j - 1] + u0[i, j + 1]
+                   - 4 * u0[i, j])
+            u1[i, j] = u0[i, j] + k[i, j] * lap
+    u_T = loop.final(u0)          # the buffer holding u after the last step
+    misfit = K.sum(0.5 * (u_T[i, j] - target[i, j]) ** 2,
+                   {i: (1, n - 1), j: (1, m - 1)})
+    rough = K.sum(0.5 * ((k[i + 1, j] - k[i, j]) ** 2
+                         + (k[i, j + 1] - k[i, j]) ** 2),
+                  {i: (0, n - 1), j: (0, m - 1)})
+    K.returns(misfit + alpha * rough)
+    return K
 
 
 def initial(n):
@@ -60,8 +87,7 @@ def main():
     snapshots = int(sys.argv[3]) if len(sys.argv) > 3 else 8
     iterations = int(sys.argv[4]) if len(sys.argv) > 4 else 8
 
-    mod = stencilad.compile(os.path.join(HERE, "..", "heat_control.mlir"))
-    f = mod.heat_control
+    f = heat_kernel().compile()
     u_start = initial(n)
     target = numpy_final(u_start, true_k(n), steps)
 
