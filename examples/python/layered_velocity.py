@@ -1,32 +1,57 @@
 #!/usr/bin/env python3
 """Inverting a layered velocity v[k] (docs/Python.md, "Parameter
-gradients"): a 3-D wave equation whose velocity depends on depth alone.
+gradients"), written with the SymPy front end: a 3-D wave equation whose
+velocity depends on depth alone.
 
-layered_velocity.mlir reads v[k] at every point of the (i, j, k) domain and
-sums the misfit of the wavefield on the receiver plane k = 1 over the steps
-of a time loop. The data are recorded in a true model with three layers
-(computed here with NumPy, which also checks the compiled primal: the
-misfit of the true model is 0). From a uniform model, dJ/dv (one value per
-depth, a sum over (i, j) and the steps, from the reversed time loop with
-binomial checkpointing) is checked against a central difference of J,
-then drives a few steps of gradient descent. Layers that the waves do not
-reach and return from within the steps keep their starting value: their
-gradient is 0.
+The kernel below reads v[k] at every point of the (i, j, k) domain (the
+front end makes it `stencil.gather %v[0] dims [2]`) and sums the misfit of
+the wavefield on the receiver plane k = 1 over the steps of a time loop.
+layered_velocity.mlir (next to this script) is the same function in the
+stencil dialect, for MLIR users. The data are recorded in a true model with
+three layers (computed here with NumPy, which also checks the compiled
+primal: the misfit of the true model is 0). From a uniform model, dJ/dv
+(one value per depth, a sum over (i, j) and the steps, from the reversed
+time loop with binomial checkpointing) is checked against a central
+difference of J, then drives a few steps of gradient descent. Layers that
+the waves do not reach and return from within the steps keep their starting
+value: their gradient is 0. The script exits 1 if a check fails.
 
-    PYTHONPATH=build/python python3 examples/python/layered_velocity.py \\
+    PYTHONPATH=build/python /usr/bin/python3 examples/python/layered_velocity.py \\
         [n [steps [snapshots [iterations]]]]       (default 24 80 8 10)
 """
 
-import os
 import sys
 
 import numpy as np
 
-import stencilad
+import stencilad as sa
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 DTOH = 0.25     # dt / h: stable for v * DTOH < 1 / sqrt(3)
 RECEIVERS = 1   # the depth of the receiver plane
+
+
+def layered_kernel():
+    """J = 1/2 sum_t sum_(i,j) (u_t(i, j, zr) - d[t, i, j])^2 with
+    u_next = 2 u - u_prev + (v[k] dt / h)^2 lap(u) on the interior."""
+    i, j, k = sa.indices("i j k")
+    n, zr, steps = sa.size("n zr steps")
+    dtoh = sa.scalar("dtoh")
+    u0, u1, u2 = (sa.Array(name, 3, active=True) for name in ("u0", "u1", "u2"))
+    v = sa.Array("v", 1, active=True)             # one value per depth
+    d = sa.Array("d", shape=(steps, n, n))
+
+    # args= keeps the argument order of layered_velocity.mlir.
+    K = sa.Kernel("layered_wave", args=[u0, u1, u2, v, dtoh, d, n, zr, steps])
+    with K.time_loop(steps, rotate=(u0, u1, u2)) as t:
+        K.sum(0.5 * (u1[i, j, k] - d[t, i, j]) ** 2,
+              {i: (1, n - 1), j: (1, n - 1), k: (zr, zr + 1)})
+        with K.domain({i: (1, n - 1), j: (1, n - 1), k: (1, n - 1)}):
+            lap = (u1[i - 1, j, k] + u1[i + 1, j, k] + u1[i, j - 1, k]
+                   + u1[i, j + 1, k] + u1[i, j, k - 1] + u1[i, j, k + 1]
+                   - 6 * u1[i, j, k])
+            u2[i, j, k] = (2 * u1[i, j, k] - u0[i, j, k]
+                           + (v[k] * dtoh) ** 2 * lap)
+    return K
 
 
 def pulse(n):
@@ -66,7 +91,7 @@ def main():
     snapshots = int(sys.argv[3]) if len(sys.argv) > 3 else 8
     iterations = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 
-    f = stencilad.compile(os.path.join(HERE, "layered_velocity.mlir")).layered_wave
+    f = layered_kernel().compile()
     u = pulse(n)
     v_true = true_v(n)
     data = record(u, v_true, steps)
