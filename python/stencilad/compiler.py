@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import warnings
 
@@ -154,7 +155,8 @@ _WARNINGS = "warnings.txt"
 
 def _warn_from(path, name):
     """Issues the kept warnings of a build as one CompileWarning, at the
-    caller of `compile`."""
+    first caller outside the package (the user's line, also when the
+    compile comes through `Kernel.compile` or `stencilad.perforad`)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read().strip()
@@ -163,7 +165,21 @@ def _warn_from(path, name):
     if text:
         warnings.warn(CompileWarning(
             "stencil-compile warned on %s:\n%s" % (
-                name, text.replace(_SOURCE_TOKEN, name))), stacklevel=3)
+                name, text.replace(_SOURCE_TOKEN, name))),
+            stacklevel=_outside_package())
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _outside_package():
+    """The `stacklevel` of warnings.warn, called here, that names the
+    innermost frame outside this package."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and \
+            os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _relocate(text, copy, name, quoted=False):
