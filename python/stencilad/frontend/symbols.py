@@ -80,6 +80,10 @@ class Array:
         self.active = bool(active)
         self.uid = next(_uids)
         self.func = sp.Function(name, stencilad_id=self.uid)
+        # The function holds its Array: a read keeps the Array alive, also
+        # one made inline and dropped (`loop.final(u)[i, j]`), which the
+        # weak registry alone let go before the read was used.
+        self.func.stencilad_array = self
         _ARRAYS[self.uid] = self
         self.temporary = False   # allocated by the kernel (kernel.temporary)
         self.final_of = None     # (TimeLoop, state index) for loop.final(u)
@@ -130,6 +134,9 @@ def current_domain(what):
 
 def array_of(func):
     """The Array of an undefined function the front end made, or None."""
+    array = getattr(func, "stencilad_array", None)
+    if array is not None:
+        return array
     uid = getattr(func, "stencilad_id", None)
     return _ARRAYS.get(uid) if uid is not None else None
 
