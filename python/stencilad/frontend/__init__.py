@@ -1,4 +1,5 @@
-"""The front end: stencils written in Python with SymPy (docs/Python.md).
+"""The front end: stencils written in Python with SymPy (docs/Python.md,
+"Writing stencils in Python"; the reference: docs/Frontend.md).
 
     import stencilad as sa
     i, j = sa.indices("i j")

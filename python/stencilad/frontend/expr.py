@@ -188,8 +188,8 @@ class ExprLowering:
         if f is sp.Piecewise:
             return self._piecewise(e)
         self._fail(e, "uses %s, which the front end does not support (see "
-                   "docs/Python.md for what a stencil body may hold)" %
-                   getattr(f, "__name__", f))
+                   "docs/Frontend.md, \"Bodies\", for what a stencil body "
+                   "may hold)" % getattr(f, "__name__", f))
 
     def _piecewise(self, e):
         last_value, last_cond = e.args[-1]
