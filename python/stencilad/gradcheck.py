@@ -101,10 +101,22 @@ class GradientReport:
         return "\n".join(lines)
 
 
+def _positional(f, named):
+    """The arguments of `f` given by name, in its order."""
+    unknown = sorted(set(named) - set(f.keywords))
+    missing = [k for k in f.keywords if k not in named]
+    if unknown or missing:
+        raise TypeError("check_gradient(%s, {...}): %s" % (f.name, "; ".join(
+            x for x in ("unknown " + ", ".join(unknown) if unknown else "",
+                        "missing " + ", ".join(missing) if missing else "")
+            if x)))
+    return [named[k] for k in f.keywords]
+
+
 def check_gradient(f, args, *, directions=2, linear=False, rng=0,
                    threads=None, step=None, check_bounds=True, **kwargs):
     """Checks `f.adjoint` at the point `args` (the primal's arguments, as
-    for a call of `f`; `kwargs` passes snapshots to a time loop's adjoint):
+    for a call of `f`, in a list, or by name in a dict; `kwargs` passes snapshots to a time loop's adjoint):
 
       fd       central differences of J along `directions` random
                directions over every active array and scalar
@@ -123,6 +135,8 @@ def check_gradient(f, args, *, directions=2, linear=False, rng=0,
     from ._gradcheck_run import Problem
     np = require("numpy", "python3-numpy")
 
+    if isinstance(args, dict):
+        args = _positional(f, args)
     gen = np.random.default_rng(rng)
     problem = Problem(f, args, gen, kwargs, check_bounds)
     precision = PRECISION[problem.element]

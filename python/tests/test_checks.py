@@ -345,3 +345,21 @@ def test_distributed_function_is_refused(wave, rng):
             "wave3d is distributed over a 1x1x2 process grid")
     refused(mod.wave3d.adjoint, args, NotImplementedError,
             "wave3d_adjoint is distributed over a 1x1x2 process grid")
+
+
+def test_check_gradient_by_name():
+    """A dict of the arguments by name is the list in the function's
+    order; a missing or unknown name is a TypeError naming it."""
+    import stencilad as sa
+    i = sa.indices("i")
+    n = sa.size("n")
+    u, r = sa.Array("u", 1, active=True), sa.Array("r", 1, active=True)
+    k = sa.Kernel("named_check")
+    with k.domain({i: (1, n - 1)}):
+        r[i] = u[i - 1] * u[i + 1]
+    f = k.compile()
+    rng = np.random.default_rng(0)
+    args = {"n": 9, "r": np.zeros(9), "u": rng.standard_normal(9)}
+    assert stencilad.check_gradient(f, args).ok
+    with pytest.raises(TypeError, match="unknown x; missing r"):
+        stencilad.check_gradient(f, {"n": 9, "u": args["u"], "x": 1})
