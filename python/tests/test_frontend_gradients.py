@@ -29,3 +29,295 @@ def test_result_before_a_plain_domain(rng):
                                                rel=1e-14)
     np.testing.assert_array_equal(out, x * x)
     assert sa.check_gradient(f, [x, np.zeros(9), 9])
+
+
+# -- helpers -----------------------------------------------------------------
+def positional(f, args):
+    """check_gradient takes the primal's arguments in order: from a dict
+    by name."""
+    assert set(args) == set(f.keywords), (sorted(args), f.keywords)
+    return [args[name] for name in f.keywords]
+
+
+def checked(f, args, **kwargs):
+    report = sa.check_gradient(f, positional(f, args), **kwargs)
+    assert report, str(report)
+    return report
+
+
+def dot_test(f, args, inputs, outputs, rng, rtol=1e-13):
+    """<J v, w> = <v, J^T w> for a kernel linear in the arrays `inputs`,
+    writing (or accumulating into) the arrays `outputs`, which start at
+    zero: J v by the primal, J^T w by the adjoint seeded with w."""
+    v = {x: rng.uniform(-1, 1, args[x].shape).astype(args[x].dtype)
+         for x in inputs}
+    w = {y: rng.uniform(-1, 1, args[y].shape).astype(args[y].dtype)
+         for y in outputs}
+    run = dict(args, **{x: v[x].copy() for x in inputs})
+    run.update({y: np.zeros_like(args[y]) for y in outputs})
+    f(**run)
+    lhs = [run[y].astype(np.float64) * w[y] for y in outputs]
+    point = dict(run, **{y: np.zeros_like(args[y]) for y in outputs})
+    grads = f.adjoint(**point, **{y + "_b": w[y].copy() for y in outputs})
+    rhs = [v[x].astype(np.float64) * grads[x] for x in inputs]
+    a = sum(float(np.sum(t)) for t in lhs)
+    b = sum(float(np.sum(t)) for t in rhs)
+    scale = sum(float(np.sum(np.abs(t))) for t in lhs + rhs)
+    assert scale > 0 and abs(a - b) <= rtol * scale, (a, b, scale)
+
+
+def numpy_close(got, want, rtol=1e-13):
+    want = np.asarray(want)
+    assert np.max(np.abs(got - want)) <= rtol * max(np.max(np.abs(want)),
+                                                   1e-300), (got, want)
+
+
+# -- 1-D -----------------------------------------------------------------
+def test_1d_nonlinear(rng):
+    """sin, exp, sqrt, tanh, Max, Min, Piecewise on a value and on the
+    counter, division, integer powers (positive and negative), an active
+    scalar: finite differences, and the primal against NumPy."""
+    n = sa.size("n")
+    u, r = sa.Array("u", 1, active=True), sa.Array("r", 1, active=True)
+    a = sa.scalar("a", active=True)
+    K = sa.Kernel("nonlinear1")
+    with K.domain({i: (1, n - 1)}):
+        r[i] = (sp.sin(u[i - 1]) * sp.exp(a * u[i + 1])
+                + sp.sqrt(1 + u[i] ** 2) + sp.tanh(u[i + 1])
+                + sp.Max(u[i - 1], u[i + 1]) - sp.Min(u[i], 0.5 * u[i + 1])
+                + sp.Piecewise((u[i] ** 3, u[i] > 0), (-u[i] ** 2, True))
+                + sp.Piecewise((3 * u[i - 1], 2 * i < n), (u[i - 1], True))
+                + u[i] / (2 + u[i - 1] ** 2) + (1 + u[i + 1] ** 2) ** -2)
+    f = K.compile()
+    N = 13
+    args = dict(u=rng.uniform(-1, 1, N), r=np.zeros(N), a=0.7, n=N)
+    report = checked(f, args)
+    assert "fd-a" in str(report)
+    x, ii = args["u"], np.arange(1, N - 1)
+    um, uc, up = x[:-2], x[1:-1], x[2:]
+    want = (np.sin(um) * np.exp(0.7 * up) + np.sqrt(1 + uc ** 2)
+            + np.tanh(up) + np.maximum(um, up) - np.minimum(uc, 0.5 * up)
+            + np.where(uc > 0, uc ** 3, -uc ** 2)
+            + np.where(2 * ii < N, 3 * um, um)
+            + uc / (2 + um ** 2) + (1 + up ** 2) ** -2.0)
+    out = np.zeros(N)
+    f(u=x, r=out, a=0.7, n=N)
+    numpy_close(out[1:-1], want)
+    assert out[0] == 0 and out[-1] == 0
+
+
+def test_1d_scatters(rng):
+    """u[i+1] += ... and u[i-1] += ... in one domain (linear): the dot
+    test, check_gradient's own, and NumPy."""
+    n = sa.size("n")
+    u, r, c = (sa.Array(x, 1, active=x != "c") for x in ("u", "r", "c"))
+    K = sa.Kernel("scatter1")
+    with K.domain({i: (1, n - 1)}):
+        r[i + 1] += c[i] * u[i]
+        r[i - 1] += 2 * u[i]
+    f = K.compile()
+    N = 11
+    args = dict(u=rng.uniform(-1, 1, N), r=np.zeros(N),
+                c=rng.uniform(-1, 1, N), n=N)
+    dot_test(f, args, ["u"], ["r"], rng)
+    checked(f, args, linear=True)
+    out = rng.uniform(-1, 1, N)
+    want = out.copy()
+    want[2:] += args["c"][1:-1] * args["u"][1:-1]
+    want[:-2] += 2 * args["u"][1:-1]
+    f(u=args["u"], r=out, c=args["c"], n=N)
+    numpy_close(out, want)
+
+
+def test_rank0_accumulation(rng):
+    """s[()] += u[i] * c[i]: a rank-0 array accumulated over a domain
+    (linear in u and s: the dot test), and against NumPy."""
+    n = sa.size("n")
+    s, u, c = sa.Array("s", 0, active=True), sa.Array("u", 1, active=True), \
+        sa.Array("c", 1)
+    K = sa.Kernel("dot0")
+    with K.domain({i: (0, n)}):
+        s[()] += u[i] * c[i]
+    f = K.compile()
+    N = 10
+    args = dict(s=np.array(0.25), u=rng.uniform(-1, 1, N),
+                c=rng.uniform(-1, 1, N), n=N)
+    checked(f, args, linear=True)
+    dot_test(f, args, ["u"], ["s"], rng)
+    out = np.array(0.25)
+    f(s=out, u=args["u"], c=args["c"], n=N)
+    numpy_close(out, 0.25 + np.dot(args["u"], args["c"]))
+
+
+# -- 2-D -----------------------------------------------------------------
+def laplacian_kernel(name, dtype="f64"):
+    n, m = sa.size("n m")
+    u = sa.Array("u", 2, dtype=dtype, active=True)
+    r = sa.Array("r", 2, dtype=dtype, active=True)
+    K = sa.Kernel(name)
+    with K.domain({i: (1, n - 1), j: (1, m - 1)}):
+        r[i, j] = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - \
+            4 * u[i, j]
+    return K
+
+
+def numpy_laplacian(x):
+    return (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] + x[1:-1, 2:]
+            - 4 * x[1:-1, 1:-1])
+
+
+def test_2d_laplacian(rng):
+    """The 5-point Laplacian: NumPy's slicing computes the same (bitwise
+    here is not asked: SymPy orders the sum), the dot test, and
+    check_gradient with linear=True."""
+    f = laplacian_kernel("lap2").compile()
+    N, M = 9, 7
+    args = dict(u=rng.uniform(-1, 1, (N, M)), r=np.zeros((N, M)), n=N, m=M)
+    out = np.full((N, M), 5.0)
+    f(u=args["u"], r=out, n=N, m=M)
+    numpy_close(out[1:-1, 1:-1], numpy_laplacian(args["u"]))
+    out[1:-1, 1:-1] = 5.0
+    assert np.all(out == 5.0), "written outside the domain"
+    dot_test(f, args, ["u"], ["r"], rng)
+    checked(f, args, linear=True)
+
+
+def test_2d_reduction_and_taps(rng):
+    """v[j] += ... (a 2-D domain reduced into a 1-D array), fixed taps
+    w[a, b] of an active 2x2 array, a transposed write q[j, i]: finite
+    differences and NumPy."""
+    n, m = sa.size("n m")
+    u, w = sa.Array("u", 2, active=True), sa.Array("w", shape=(2, 2),
+                                                     active=True)
+    v, q = sa.Array("v", 1, active=True), sa.Array("q", 2, active=True)
+    K = sa.Kernel("reduce2")
+    with K.domain({i: (0, n - 1), j: (0, m - 1)}):
+        v[j] += w[0, 0] * u[i, j] ** 2 + w[1, 1] * u[i + 1, j + 1]
+        q[j, i] = w[0, 1] * u[i, j + 1] - w[1, 0] * sp.exp(u[i + 1, j])
+    f = K.compile()
+    N, M = 6, 8
+    args = dict(u=rng.uniform(-1, 1, (N, M)), w=rng.uniform(-1, 1, (2, 2)),
+                v=rng.uniform(-1, 1, M), q=np.zeros((M, N)), n=N, m=M)
+    checked(f, args)
+    x, W = args["u"], args["w"]
+    out_v, out_q = args["v"].copy(), np.zeros((M, N))
+    f(u=x, w=W, v=out_v, q=out_q, n=N, m=M)
+    want_v = args["v"].copy()
+    want_v[:-1] += np.sum(W[0, 0] * x[:-1, :-1] ** 2 + W[1, 1] * x[1:, 1:],
+                          axis=0)
+    numpy_close(out_v, want_v)
+    want_q = np.zeros((M, N))
+    want_q[:-1, :-1] = (W[0, 1] * x[:-1, 1:] - W[1, 0] * np.exp(x[1:, :-1])).T
+    numpy_close(out_q, want_q)
+
+
+def test_2d_domains_temporary_sums(rng):
+    """Several domains in order through a temporary, two sums and a
+    result that is a nonlinear expression of them and of an active
+    scalar: finite differences (for u and for the scalar) and NumPy."""
+    n, m = sa.size("n m")
+    u, r = sa.Array("u", 2, active=True), sa.Array("r", 2, active=True)
+    a = sa.scalar("a", active=True)
+    K = sa.Kernel("chain2")
+    t = K.temporary("t", (n, m))
+    with K.domain({i: (0, n), j: (0, m)}):
+        t[i, j] = sp.exp(0.5 * u[i, j])
+    with K.domain({i: (1, n - 1), j: (1, m - 1)}):
+        r[i, j] = t[i + 1, j] * t[i, j - 1] - t[i, j] / (1 + t[i - 1, j + 1])
+    J1 = K.sum(r[i, j] ** 2, {i: (1, n - 1), j: (1, m - 1)})
+    J2 = K.sum(u[i, j] * t[i, j], {i: (0, n), j: (0, m)})
+    K.returns(0.5 * J1 + a * J2 + J1 * J2)
+    f = K.compile()
+    N, M = 7, 6
+    args = dict(u=rng.uniform(-1, 1, (N, M)), r=np.zeros((N, M)), a=0.3,
+                n=N, m=M)
+    report = checked(f, args)
+    assert "fd-a" in str(report)
+    x = args["u"]
+    T = np.exp(0.5 * x)
+    R = T[2:, 1:-1] * T[1:-1, :-2] - T[1:-1, 1:-1] / (1 + T[:-2, 2:])
+    j1, j2 = np.sum(R ** 2), np.sum(x * T)
+    out = np.zeros((N, M))
+    value = f(u=x, r=out, a=0.3, n=N, m=M)
+    numpy_close(out[1:-1, 1:-1], R)
+    assert value == pytest.approx(0.5 * j1 + 0.3 * j2 + j1 * j2, rel=1e-13)
+
+
+def test_2d_f32(rng):
+    """An f32 kernel: check_gradient's f32 comparisons, the dot test at
+    f32's tolerance, and NumPy at f32's."""
+    n, m = sa.size("n m")
+    u = sa.Array("u", 2, dtype="f32", active=True)
+    r = sa.Array("r", 2, dtype="f32", active=True)
+    D = sa.scalar("D", active=True)
+    K = sa.Kernel("nonlinear2_f32")
+    with K.domain({i: (1, n - 1), j: (1, m - 1)}):
+        r[i, j] = u[i, j] + D * sp.tanh(u[i + 1, j] - u[i, j - 1]) ** 2
+    f = K.compile()
+    N, M = 8, 9
+    args = dict(u=rng.uniform(-1, 1, (N, M)).astype(np.float32),
+                r=np.zeros((N, M), np.float32), D=0.4, n=N, m=M)
+    checked(f, args)
+    out = np.zeros((N, M), np.float32)
+    f(u=args["u"], r=out, D=0.4, n=N, m=M)
+    x = args["u"].astype(np.float64)
+    want = x[1:-1, 1:-1] + 0.4 * np.tanh(x[2:, 1:-1] - x[1:-1, :-2]) ** 2
+    numpy_close(out[1:-1, 1:-1], want, rtol=1e-6)
+    lin = laplacian_kernel("lap2_f32", "f32").compile()
+    largs = dict(u=args["u"], r=np.zeros((N, M), np.float32), n=N, m=M)
+    dot_test(lin, largs, ["u"], ["r"], rng, rtol=1e-5)
+    checked(lin, largs, linear=True)
+
+
+# -- 3-D -----------------------------------------------------------------
+def test_3d_linear(rng):
+    """The 7-point Laplacian times a passive coefficient, plus a column
+    sum into a 2-D array (+= over k): the dot test and NumPy."""
+    n = sa.size("n")
+    u, r = sa.Array("u", 3, active=True), sa.Array("r", 3, active=True)
+    p, c = sa.Array("p", 2, active=True), sa.Array("c", 3)
+    K = sa.Kernel("lap3")
+    with K.domain({i: (1, n - 1), j: (1, n - 1), k: (1, n - 1)}):
+        r[i, j, k] = c[i, j, k] * (
+            u[i - 1, j, k] + u[i + 1, j, k] + u[i, j - 1, k] +
+            u[i, j + 1, k] + u[i, j, k - 1] + u[i, j, k + 1] -
+            6 * u[i, j, k])
+    with K.domain({i: (0, n), j: (0, n), k: (0, n)}):
+        p[i, j] += u[i, j, k]
+    f = K.compile()
+    N = 6
+    args = dict(u=rng.uniform(-1, 1, (N, N, N)), r=np.zeros((N, N, N)),
+                p=np.zeros((N, N)), c=rng.uniform(0, 1, (N, N, N)), n=N)
+    dot_test(f, args, ["u"], ["r", "p"], rng)
+    checked(f, args, linear=True)
+    out_r, out_p = np.zeros((N, N, N)), np.ones((N, N))
+    x, C = args["u"], args["c"]
+    f(u=x, r=out_r, p=out_p, c=C, n=N)
+    lap = (x[:-2, 1:-1, 1:-1] + x[2:, 1:-1, 1:-1] + x[1:-1, :-2, 1:-1] +
+           x[1:-1, 2:, 1:-1] + x[1:-1, 1:-1, :-2] + x[1:-1, 1:-1, 2:] -
+           6 * x[1:-1, 1:-1, 1:-1])
+    numpy_close(out_r[1:-1, 1:-1, 1:-1], C[1:-1, 1:-1, 1:-1] * lap)
+    numpy_close(out_p, 1 + np.sum(x, axis=2))
+
+
+def test_3d_nonlinear(rng):
+    """sqrt, tanh, a cube and a division in 3-D, with an active scalar:
+    finite differences and NumPy."""
+    n = sa.size("n")
+    u, r = sa.Array("u", 3, active=True), sa.Array("r", 3, active=True)
+    c, b = sa.Array("c", 3, active=True), sa.scalar("b", active=True)
+    K = sa.Kernel("nonlinear3")
+    with K.domain({i: (1, n - 1), j: (1, n - 1), k: (1, n - 1)}):
+        r[i, j, k] = sp.sqrt(1 + u[i, j, k + 1] ** 2) * sp.tanh(
+            b * u[i - 1, j, k]) + u[i, j + 1, k] ** 3 / (2 + c[i, j, k] ** 2)
+    f = K.compile()
+    N = 6
+    args = dict(u=rng.uniform(-1, 1, (N, N, N)), r=np.zeros((N, N, N)),
+                c=rng.uniform(-1, 1, (N, N, N)), b=1.3, n=N)
+    checked(f, args)
+    out = np.zeros((N, N, N))
+    f(u=args["u"], r=out, c=args["c"], b=1.3, n=N)
+    x, C = args["u"], args["c"][1:-1, 1:-1, 1:-1]
+    want = (np.sqrt(1 + x[1:-1, 1:-1, 2:] ** 2) * np.tanh(
+        1.3 * x[:-2, 1:-1, 1:-1]) + x[1:-1, 2:, 1:-1] ** 3 / (2 + C ** 2))
+    numpy_close(out[1:-1, 1:-1, 1:-1], want)
