@@ -321,3 +321,146 @@ def test_3d_nonlinear(rng):
     want = (np.sqrt(1 + x[1:-1, 1:-1, 2:] ** 2) * np.tanh(
         1.3 * x[:-2, 1:-1, 1:-1]) + x[1:-1, 2:, 1:-1] ** 3 / (2 + C ** 2))
     numpy_close(out[1:-1, 1:-1, 1:-1], want)
+
+
+# -- time loops ----------------------------------------------------------
+def schedules_agree(f, args, steps):
+    """The gradient with every snapshot count from 1 to steps + 1 is
+    bitwise the store-all one (the recomputation repeats the same
+    arithmetic), and not all zero."""
+    ref = f.value_and_grad(**args).grads
+    assert all(np.all(np.isfinite(g)) for g in ref.values())
+    assert any(np.any(np.asarray(g) != 0) for g in ref.values())
+    for count in range(1, steps + 2):
+        got = f.value_and_grad(**args, snapshots=count).grads
+        for name in ref:
+            assert np.asarray(got[name]).tobytes() == \
+                np.asarray(ref[name]).tobytes(), (count, name)
+
+
+def heat_loop_kernel():
+    """Two states in 2-D; a source w[t] at (sx, sy); a per-step misfit at
+    receivers on the line i = rx against d[t, j]; a tail objective of the
+    final state; an active coefficient field."""
+    n, m, steps, sx, sy, rx = sa.size("n m steps sx sy rx")
+    u0, u1 = sa.Array("u0", 2, active=True), sa.Array("u1", 2, active=True)
+    kk = sa.Array("k", 2, active=True)
+    w, d = sa.Array("w", shape=(steps,)), sa.Array("d", shape=(steps, m))
+    K = sa.Kernel("heat_loop")
+    loop = K.time_loop(steps, rotate=(u0, u1))
+    with loop as t:
+        with K.domain({i: (1, n - 1), j: (1, m - 1)}):
+            u1[i, j] = u0[i, j] + kk[i, j] * (
+                u0[i - 1, j] + u0[i + 1, j] + u0[i, j - 1] + u0[i, j + 1] -
+                4 * u0[i, j])
+        K.add_at(u1, (sx, sy), w[t])
+        misfit = K.sum(0.5 * (u1[i, j] - d[t, j]) ** 2,
+                       {i: (rx, rx + 1), j: (1, m - 1)})
+    last = loop.final(u0)
+    tail = K.sum(sp.sin(last[i, j]) ** 2, {i: (0, n), j: (0, m)})
+    K.returns(misfit + 0.25 * tail)
+    return K
+
+
+def numpy_heat(a, T):
+    """The heat loop in NumPy: (the value, the final state)."""
+    u = a["u0"].copy()
+    nxt = a["u1"].copy()
+    J = 0.0
+    for t in range(T):
+        nxt[1:-1, 1:-1] = u[1:-1, 1:-1] + \
+            a["k"][1:-1, 1:-1] * numpy_laplacian(u)
+        nxt[a["sx"], a["sy"]] += a["w"][t]
+        J += 0.5 * np.sum((nxt[a["rx"], 1:-1] - a["d"][t, 1:-1]) ** 2)
+        u, nxt = nxt, u
+    return J + 0.25 * np.sum(np.sin(u) ** 2), u
+
+
+def test_time_loop_two_states(rng):
+    """Finite differences (store-all and 2 snapshots), every snapshot
+    count bitwise, and the primal against NumPy."""
+    f = heat_loop_kernel().compile()
+    N, M, T = 7, 6, 5
+    u = rng.uniform(-1, 1, (N, M))
+    args = dict(u0=u, u1=u.copy(), k=rng.uniform(0.05, 0.2, (N, M)),
+                w=np.sin(np.arange(T) + 0.3), d=rng.uniform(-1, 1, (T, M)),
+                n=N, m=M, steps=T, sx=3, sy=2, rx=4)
+    checked(f, args)
+    checked(f, args, snapshots=2)
+    schedules_agree(f, args, T)
+    want, state = numpy_heat(args, T)
+    run = {x: v.copy() if isinstance(v, np.ndarray) else v
+           for x, v in args.items()}
+    assert f(**run) == pytest.approx(want, rel=1e-13)
+    # T odd: the last state is in u1's buffer.
+    numpy_close(run["u1"], state)
+
+
+def wave_loop_kernel():
+    """Three states in 1-D (leapfrog), a source w[t] at sx, receivers at
+    rx, rx + 1 against d[t, i], a tail objective of the final state, and
+    the total of the sums as the result."""
+    n, steps, sx, rx = sa.size("n steps sx rx")
+    u0, u1, u2 = (sa.Array(x, 1, active=True) for x in ("u0", "u1", "u2"))
+    c = sa.Array("c", 1, active=True)
+    w, d = sa.Array("w", shape=(steps,)), sa.Array("d", shape=(steps, n))
+    K = sa.Kernel("wave_loop")
+    loop = K.time_loop(steps, rotate=(u0, u1, u2))
+    with loop as t:
+        with K.domain({i: (1, n - 1)}):
+            u2[i] = 2 * u1[i] - u0[i] + c[i] * (u1[i - 1] - 2 * u1[i] +
+                                                  u1[i + 1])
+        K.add_at(u2, sx, w[t])
+        K.sum((u2[i] - d[t, i]) ** 2, {i: (rx, rx + 2)})
+    last = loop.final(u1)
+    K.sum(sp.exp(0.1 * last[i]) * last[i], {i: (0, n)})
+    return K
+
+
+def numpy_wave(a, T):
+    prev, cur, nxt = a["u0"].copy(), a["u1"].copy(), a["u2"].copy()
+    J, rx = 0.0, a["rx"]
+    for t in range(T):
+        nxt[1:-1] = 2 * cur[1:-1] - prev[1:-1] + a["c"][1:-1] * (
+            cur[:-2] - 2 * cur[1:-1] + cur[2:])
+        nxt[a["sx"]] += a["w"][t]
+        J += np.sum((nxt[rx:rx + 2] - a["d"][t, rx:rx + 2]) ** 2)
+        prev, cur, nxt = cur, nxt, prev
+    return J + np.sum(np.exp(0.1 * cur) * cur)
+
+
+def test_time_loop_three_states(rng):
+    f = wave_loop_kernel().compile()
+    N, T = 12, 6
+    args = dict(u0=rng.uniform(-1, 1, N), u1=rng.uniform(-1, 1, N),
+                u2=np.zeros(N), c=rng.uniform(0.1, 0.3, N),
+                w=np.cos(np.arange(T)), d=rng.uniform(-1, 1, (T, N)), n=N,
+                steps=T, sx=5, rx=8)
+    checked(f, args)
+    checked(f, args, snapshots=3)
+    schedules_agree(f, args, T)
+    run = {x: v.copy() if isinstance(v, np.ndarray) else v
+           for x, v in args.items()}
+    assert f(**run) == pytest.approx(numpy_wave(args, T), rel=1e-13)
+
+
+def test_time_loop_linear_dot(rng):
+    """A linear loop (three states, no sums): the dot test from the
+    initial states to the states after the loop."""
+    n, steps = sa.size("n steps")
+    u0, u1, u2 = (sa.Array(x, 1, active=True) for x in ("u0", "u1", "u2"))
+    c = sa.Array("c", 1)
+    K = sa.Kernel("linear_loop")
+    with K.time_loop(steps, rotate=(u0, u1, u2)):
+        with K.domain({i: (1, n - 1)}):
+            u2[i] = 2 * u1[i] - u0[i] + c[i] * (u1[i - 1] - 2 * u1[i] +
+                                                  u1[i + 1])
+    f = K.compile()
+    N, T = 10, 4
+    args = dict(u0=rng.uniform(-1, 1, N), u1=rng.uniform(-1, 1, N),
+                u2=rng.uniform(-1, 1, N), c=rng.uniform(0.1, 0.3, N), n=N,
+                steps=T)
+    for count in (None, 1, 2):
+        extra = {} if count is None else {"snapshots": count}
+        assert sa.check_gradient(f, positional(f, args), linear=True,
+                                 **extra)

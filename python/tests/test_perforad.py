@@ -3,8 +3,9 @@ package under test: what they print, the primal and the module of the
 adjoint, compiled and compared with examples/wave3d.mlir and
 examples/burgers1d.mlir compiled directly (primal outputs, and the
 gradients the adjoint leaves in the shadows), to 1e-15 relative (SymPy
-orders the arithmetic its own way; the differences seen are below 2e-16). And printfunction(file=...) and the
-inclusive bounds of makeLoopNest against NumPy."""
+orders the arithmetic its own way; the differences seen are below 2e-16).
+And printfunction(file=...) and the inclusive bounds of makeLoopNest
+against NumPy."""
 
 import os
 import subprocess
