@@ -31,6 +31,25 @@ def test_result_before_a_plain_domain(rng):
     assert sa.check_gradient(f, [x, np.zeros(9), 9])
 
 
+def test_array_made_inside_an_expression(rng):
+    """An Array that only its reads refer to (`loop.final(u)[i]` written
+    inline) stays the front end's array (it was once collected before the
+    statement saw it)."""
+    n, steps = sa.size("n steps")
+    u0, u1 = sa.Array("u0", 1, active=True), sa.Array("u1", 1, active=True)
+    K = sa.Kernel("final_inline")
+    loop = K.time_loop(steps, rotate=(u0, u1))
+    with loop:
+        with K.domain({i: (1, n - 1)}):
+            u1[i] = 0.5 * (u0[i - 1] + u0[i + 1])
+    K.sum(loop.final(u0)[i] ** 2, {i: (0, n)})
+    f = K.compile()
+    x = rng.uniform(-1, 1, 8)
+    y = x.copy()
+    y[1:-1] = 0.5 * (x[:-2] + x[2:])
+    assert f(u0=x.copy(), u1=x.copy(), n=8, steps=1) == pytest.approx(
+        np.sum(y ** 2), rel=1e-14)
+
 # -- helpers -----------------------------------------------------------------
 def positional(f, args):
     """check_gradient takes the primal's arguments in order: from a dict
