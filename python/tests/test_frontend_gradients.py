@@ -31,6 +31,7 @@ def test_result_before_a_plain_domain(rng):
     assert sa.check_gradient(f, [x, np.zeros(9), 9])
 
 
+
 def test_array_made_inside_an_expression(rng):
     """An Array that only its reads refer to (`loop.final(u)[i]` written
     inline) stays the front end's array (it was once collected before the
@@ -123,6 +124,58 @@ def test_1d_nonlinear(rng):
     f(u=x, r=out, a=0.7, n=N)
     numpy_close(out[1:-1], want)
     assert out[0] == 0 and out[-1] == 0
+
+
+
+def test_1d_more_functions(rng):
+    """log, cos, Abs, atan, sinh, cosh, pi, powers 1/2, -1/2, 3/2 and a
+    float power, a division by a constant, counters and sizes inside a
+    float, Piecewise on And, Or and Not: NumPy and finite differences."""
+    n = sa.size("n")
+    u, r = sa.Array("u", 1, active=True), sa.Array("r", 1, active=True)
+    K = sa.Kernel("functions1")
+    with K.domain({i: (1, n - 1)}):
+        x = u[i]
+        r[i] = ((1 + x ** 2) ** sp.Rational(-1, 2) + sp.sqrt(2 + x)
+                + (1 + x ** 2) ** sp.Rational(3, 2) + sp.Abs(x)
+                + sp.log(2 + x) + sp.cos(u[i + 1]) + (2 + x) ** 2.5 + x / 3
+                - x * i / n + sp.pi * u[i - 1] + sp.atan(x)
+                + sp.sinh(x) * sp.cosh(u[i - 1])
+                + sp.Piecewise((x, sp.And(x > 0, i > 2)),
+                               (2 * x, sp.Or(x < -0.5, sp.Not(i < 5))),
+                               (0, True)))
+    f = K.compile()
+    N = 12
+    args = dict(u=rng.uniform(-1, 1, N), r=np.zeros(N), n=N)
+    checked(f, args)
+    out = np.zeros(N)
+    f(u=args["u"], r=out, n=N)
+    x, ii = args["u"][1:-1], np.arange(1, N - 1)
+    um = args["u"][:-2]
+    want = ((1 + x ** 2) ** -0.5 + np.sqrt(2 + x) + (1 + x ** 2) ** 1.5
+            + np.abs(x) + np.log(2 + x) + np.cos(args["u"][2:])
+            + (2 + x) ** 2.5 + x / 3 - x * ii / N + np.pi * um
+            + np.arctan(x) + np.sinh(x) * np.cosh(um)
+            + np.where((x > 0) & (ii > 2), x,
+                       np.where((x < -0.5) | (ii >= 5), 2 * x, 0)))
+    numpy_close(out[1:-1], want)
+
+
+def test_1d_bounds_floor_and_mod(rng):
+    """Bounds with floor and Mod of a size: exactly those points are
+    written (such bounds cannot be checked before a call)."""
+    n = sa.size("n")
+    u, v = sa.Array("u", 1, active=True), sa.Array("v", 1, active=True)
+    K = sa.Kernel("bounds1")
+    with K.domain({i: (sp.floor(n / 2), n - sp.Mod(n, 3))}):
+        v[i] = 2 * u[i]
+    f = K.compile()
+    for N in (9, 10, 11):
+        x, out = rng.uniform(-1, 1, N), np.full(N, 7.0)
+        f(u=x, v=out, n=N, check_bounds=False)
+        want = np.full(N, 7.0)
+        want[N // 2:N - N % 3] = 2 * x[N // 2:N - N % 3]
+        np.testing.assert_array_equal(out, want)
 
 
 def test_1d_scatters(rng):
@@ -483,3 +536,52 @@ def test_time_loop_linear_dot(rng):
         extra = {} if count is None else {"snapshots": count}
         assert sa.check_gradient(f, positional(f, args), linear=True,
                                  **extra)
+
+
+
+@pytest.mark.parametrize("dtype,last", [("f64", 0), ("f64", 2),
+                                        ("f32", 1)])
+def test_time_loop_head_and_finals(rng, dtype, last):
+    """A domain before the loop (the head), a table read one step ahead
+    (w[t + 1]), an active scalar inside the loop, the tail reading each
+    state's final buffer (loop.final of u0, u1 or u2), in f64 and f32:
+    NumPy and finite differences with 2 snapshots."""
+    n, steps = sa.size("n steps")
+    states = [sa.Array(x, 1, dtype=dtype, active=True)
+              for x in ("u0", "u1", "u2")]
+    u0, u1, u2 = states
+    a = sa.scalar("a", active=True)
+    w = sa.Array("w", shape=(steps + 1,), dtype=dtype)
+    K = sa.Kernel("head_%s_%d" % (dtype, last))
+    with K.domain({i: (0, n)}):
+        u1[i] = 0.5 * u0[i] + u1[i]
+    loop = K.time_loop(steps, rotate=states)
+    with loop as t:
+        with K.domain({i: (1, n - 1)}):
+            u2[i] = u1[i] - 0.05 * u0[i] + 0.1 * (
+                sp.tanh(a * u1[i - 1]) - 2 * sp.tanh(a * u1[i]) +
+                sp.tanh(a * u1[i + 1]))
+        K.sum(w[t + 1] * u2[i] ** 2, {i: (2, 4)})
+    K.sum(0.5 * loop.final(states[last])[i], {i: (0, n)})
+    f = K.compile()
+    N, T = 9, 5
+    dt = np.float32 if dtype == "f32" else np.float64
+    args = dict(u0=rng.uniform(-1, 1, N).astype(dt),
+                u1=rng.uniform(-1, 1, N).astype(dt),
+                u2=rng.uniform(-1, 1, N).astype(dt), a=0.8,
+                w=rng.uniform(-1, 1, T + 1).astype(dt), n=N, steps=T)
+    s = [args[x].astype(np.float64) for x in ("u0", "u1", "u2")]
+    s[1] = 0.5 * s[0] + s[1]
+    want = 0.0
+    for step in range(T):
+        th = np.tanh(0.8 * s[1])
+        s[2][1:-1] = s[1][1:-1] - 0.05 * s[0][1:-1] + 0.1 * (
+            th[:-2] - 2 * th[1:-1] + th[2:])
+        want += args["w"][step + 1] * np.sum(s[2][2:4] ** 2)
+        s = s[1:] + s[:1]
+    want += 0.5 * np.sum(s[last])
+    run = {x: v.copy() if isinstance(v, np.ndarray) else v
+           for x, v in args.items()}
+    assert f(**run) == pytest.approx(want, rel=1e-13 if dtype == "f64"
+                                     else 1e-5)
+    checked(f, args, snapshots=2)
