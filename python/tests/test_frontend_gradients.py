@@ -585,3 +585,38 @@ def test_time_loop_head_and_finals(rng, dtype, last):
     assert f(**run) == pytest.approx(want, rel=1e-13 if dtype == "f64"
                                      else 1e-5)
     checked(f, args, snapshots=2)
+
+
+def test_time_loop_step_in_bodies_and_bounds(rng):
+    """The step t inside float expressions (a source sin(0.3 t), a weight
+    t + 1 in the per-step sum), a table w[t] read in a plain domain, a
+    domain that moves with t, a step count `steps - 1`: NumPy, and finite
+    differences (moving bounds cannot be checked before a call)."""
+    n, steps, sx = sa.size("n steps sx")
+    u0, u1 = sa.Array("u0", 1, active=True), sa.Array("u1", 1, active=True)
+    w = sa.Array("w", shape=(steps,))
+    K = sa.Kernel("step_inside")
+    with K.time_loop(steps - 1, rotate=(u0, u1)) as t:
+        with K.domain({i: (1, n - 1)}):
+            u1[i] = u0[i] * w[t] + 0.1 * (u0[i - 1] + u0[i + 1]) + \
+                0.01 * i / n
+        K.add_at(u1, sx, sp.sin(0.3 * t))
+        with K.domain({i: (t, t + 2)}):
+            u1[i] += 0.5 * t * w[t]
+        K.sum(u1[i] ** 2 * (t + 1), {i: (0, n)})
+    f = K.compile()
+    N, T = 10, 5
+    args = dict(u0=rng.uniform(-1, 1, N), u1=rng.uniform(-1, 1, N),
+                w=rng.uniform(-1, 1, T), n=N, steps=T, sx=4)
+    u, nxt, want = args["u0"].copy(), args["u1"].copy(), 0.0
+    for step in range(T - 1):
+        nxt[1:-1] = u[1:-1] * args["w"][step] + 0.1 * (u[:-2] + u[2:]) + \
+            0.01 * np.arange(1, N - 1) / N
+        nxt[4] += np.sin(0.3 * step)
+        nxt[step:step + 2] += 0.5 * step * args["w"][step]
+        want += np.sum(nxt ** 2) * (step + 1)
+        u, nxt = nxt, u
+    run = {x: v.copy() if isinstance(v, np.ndarray) else v
+           for x, v in args.items()}
+    assert f(**run, check_bounds=False) == pytest.approx(want, rel=1e-13)
+    checked(f, args, check_bounds=False, snapshots=2)
