@@ -136,9 +136,9 @@ class _KernelEmitter:
                 if _is_loop(item):
                     self._loop(item)
                 else:
-                    result = self._domain(item, self.top)
+                    total = self._domain(item, self.top)
                     if item.sum_value is not None:
-                        self.sums[item.sum_value] = result
+                        self.sums[item.sum_value] = total
             values = []
             if result:
                 expr, loc = self.k.result or (sp.Add(*self._all_sums()),
