@@ -71,8 +71,12 @@ def float_literal(value, ftype):
     for infinities and NaN."""
     value = float(value)
     if math.isfinite(value):
-        text = repr(value)
-        return text if ("e" in text or "." in text) else text + ".0"
+        # MLIR's float literals need a point before any exponent: Python's
+        # `1e-300` is `1.0e-300` there.
+        mantissa, e, exponent = repr(value).partition("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        return mantissa + e + exponent
     if ftype == "f32":
         return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
     return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
