@@ -118,9 +118,13 @@ class _KernelEmitter:
         params = self._signature()
         names = [_name(p) for p, _ in params]
         if len(set(names)) != len(names):
-            dup = sorted({n for n in names if names.count(n) > 1})
-            raise FrontendError("%s has two arguments named %s" % (
-                self.k.name, ", ".join(dup)), self.k.loc)
+            dup = [p for p, _ in params if names.count(_name(p)) > 1]
+            dup.sort(key=_order)
+            raise FrontendError(
+                "%s has two arguments named %s (the other made at %s): give "
+                "them different names, the C interface's parameters" % (
+                    self.k.name, _name(dup[-1]), getattr(dup[0], "loc", "?")),
+                getattr(dup[-1], "loc", None) or self.k.loc)
         self.arg_names = set(names)
         args = [("%" + _name(p), t, getattr(p, "active", False),
                  getattr(p, "loc", None) or self.k.loc) for p, t in params]
@@ -176,17 +180,14 @@ class _KernelEmitter:
                 return self.sums[sym], self.ftype
             raise FrontendError(
                 "%s is not a counter of this domain, an argument or a sum "
-                "computed before this point" % sym, None)
+                "computed before this point" % sym, loc)
         return lookup
 
     def _lowering(self, scope, read=None):
         return ExprLowering(self.b, self.ftype, self._lookup(scope), read)
 
     def _array(self, array, scope):
-        if array.final_of is not None:
-            if array.final_of not in self.finals:
-                raise FrontendError("%s is read before its time loop ends" %
-                                    array.name, None)
+        if array.final_of is not None:     # read after its loop (kernel.py)
             a = array.final_of[0].rotate[array.final_of[1]]
             return self.finals[array.final_of], self.env[a][1]
         if scope and array in scope:
@@ -277,13 +278,7 @@ class _KernelEmitter:
                 sizes.append(1)
             else:
                 offsets.append(0)
-                extent = array.shape[k]
-                if extent is None:
-                    raise FrontendError(
-                        "%s is read at the step (%s): give its extents, "
-                        "Array(%r, shape=(steps, n, ...)), which size the "
-                        "slice" % (array.name, access.expr, array.name),
-                        low.loc)
+                extent = array.shape[k]      # given (kernel.py checks)
                 sizes.append(shape[k] if shape[k] is not None else
                              low.index(extent))
                 kept.append(shape[k])

@@ -72,11 +72,7 @@ class ExprLowering:
             return self._const(e)
         if e.is_Symbol:
             name, type_ = self.lookup(e, self.loc)
-            if type_ in FLOAT_TYPES:
-                if type_ != self.ftype:
-                    self._fail(e, "is %s in a kernel of %s: mixing float "
-                               "types is not supported yet" % (type_,
-                                                               self.ftype))
+            if type_ in FLOAT_TYPES:     # the kernel's one float type
                 return name
             return self.b.index_to_float(name, self.ftype, self.loc)
         if isinstance(e, sp.core.function.AppliedUndef):

@@ -149,6 +149,15 @@ class Domain:
                     "be read here (points run in parallel); read it in a "
                     "later domain" % (describe(expr), array.name,
                                       self._written[array][1]), loc)
+            if access.has_time() and any(
+                    p[0] == "dim" for p in access.parts) and any(
+                    p[0] != "time" and array.shape[k] is None
+                    for k, p in enumerate(access.parts)):
+                raise FrontendError(
+                    "%s is read at the step: give the extents of %s, "
+                    "Array(%r, shape=(steps, n, ...)), which size the slice "
+                    "of a step" % (describe(expr), array.name, array.name),
+                    loc)
             self.kernel._check_state_use(array, self, loc)
             self._read.setdefault(array, (expr, loc))
 
@@ -174,6 +183,7 @@ class TimeLoop:
         self.is_time_loop = True
         self.items = []
         self.closed = False
+        self.finals = {}       # state index -> the Array of loop.final()
 
     def __enter__(self):
         self.kernel._loop = self
@@ -190,10 +200,15 @@ class TimeLoop:
         if array not in self.rotate:
             raise FrontendError("%s is not rotated by this loop" % array.name,
                                 caller())
-        view = Array(array.name + "_final", shape=array.shape,
-                     dtype=array.dtype)
-        view.final_of = (self, self.rotate.index(array))
-        return view
+        index = self.rotate.index(array)
+        if index not in self.finals:
+            # Kept here: arrays are found from their reads through a weak
+            # map, and `loop.final(u)[i]` holds no other reference.
+            view = Array(array.name + "_final", shape=array.shape,
+                         dtype=array.dtype)
+            view.final_of = (self, index)
+            self.finals[index] = view
+        return self.finals[index]
 
 
 class Kernel:
@@ -223,6 +238,13 @@ class Kernel:
                     "%s is rotated by the time loop at %s; after the loop, "
                     "read loop.final(%s), the buffer that holds its last "
                     "state" % (array.name, item.loc, array.name), loc)
+        if array.final_of is not None and not array.final_of[0].closed:
+            loop = array.final_of[0]
+            raise FrontendError(
+                "%s is the state after the time loop at %s, which has not "
+                "ended here; use it after the loop's `with` block (inside, "
+                "read %s itself)" % (array.name, loop.loc,
+                                     loop.rotate[array.final_of[1]].name), loc)
 
     # -- statements -------------------------------------------------------
     def domain(self, *bounds):
