@@ -88,16 +88,24 @@ class _KernelEmitter:
         dtypes |= {s.dtype for s in symbols
                    if isinstance(s, Scalar) and s.dtype}
         if len(dtypes) > 1:
-            raise FrontendError("%s mixes f32 and f64: not supported yet (one "
-                                "float type per kernel)" % self.k.name,
-                                self.k.loc)
+            typed = sorted(
+                "%s %s (%s)" % (x.dtype, _name(x), getattr(x, "loc", "")) for
+                x in arrays | set(self.k.temporaries) | symbols
+                if getattr(x, "dtype", None))
+            raise FrontendError(
+                "%s mixes f32 and f64: %s; one float type per kernel is "
+                "supported, so give them all the same dtype=" % (
+                    self.k.name, ", ".join(typed)), self.k.loc)
         self.ftype = dtypes.pop() if dtypes else "f64"
         if self.k.args is not None:
             params = list(self.k.args)
             missing = (arrays | symbols) - set(params)
             if missing:
-                raise FrontendError("%s uses %s, which args= does not list" % (
-                    self.k.name, ", ".join(sorted(_name(x) for x in missing))),
+                raise FrontendError(
+                    "%s uses %s, which args= does not list: add it to args= "
+                    "(or leave args= out for arrays, scalars, then sizes)" % (
+                        self.k.name,
+                        ", ".join(sorted(_name(x) for x in missing))),
                     self.k.loc)
         else:
             params = sorted(arrays | symbols, key=lambda x: (
@@ -180,7 +188,8 @@ class _KernelEmitter:
                 return self.sums[sym], self.ftype
             raise FrontendError(
                 "%s is not a counter of this domain, an argument or a sum "
-                "computed before this point" % sym, loc)
+                "computed before this point; a counter stands for the point "
+                "only in the domains it bounds" % sym, loc)
         return lookup
 
     def _lowering(self, scope, read=None):

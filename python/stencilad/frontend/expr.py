@@ -275,8 +275,10 @@ def affine(expr, lookup, loc):
     out = Affine()
     for term, coef in expr.as_coefficients_dict().items():
         if not coef.is_Integer:
-            raise FrontendError("%s: a bound must have integer coefficients"
-                                % describe(expr), loc)
+            raise FrontendError(
+                "%s: a bound must have integer coefficients; round a quotient "
+                "with sp.floor(n / 2) or sp.ceiling(n / 2)" % describe(expr),
+                loc)
         if term == 1:
             out.const += int(coef)
             continue
