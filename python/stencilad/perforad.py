@@ -49,7 +49,9 @@ class LoopNest:
                                 "%s" % lhs, loc)
         missing = [c for c in counters if c not in bounds]
         if missing:
-            raise FrontendError("bounds has no entry for %s" % missing, loc)
+            raise FrontendError("bounds has no entry for %s: give "
+                                "{counter: [lo, hi]} (inclusive) for each of "
+                                "counters" % missing, loc)
         self.lhs, self.rhs = lhs, sp.sympify(rhs)
         self.counters = list(counters)
         self.bounds = {c: tuple(bounds[c]) for c in self.counters}
@@ -64,8 +66,10 @@ class LoopNest:
             want = "%s_b" % _func_name(array)
             if _func_name(shadow) != want:
                 raise FrontendError(
-                    "the shadow of %s is named %s by the compiler, not %s" % (
-                        _func_name(array), want, _func_name(shadow)), loc)
+                    "the shadow of %s is named %s by the compiler, not %s: "
+                    "pass {%s: sp.Function(%r)}" % (
+                        _func_name(array), want, _func_name(shadow),
+                        _func_name(array), want), loc)
         return [_Adjoint(self, [_func_name(a) for a in adjoints], loc)]
 
 
@@ -93,8 +97,10 @@ def _kernel(name, nests, active, loc):
         if key not in arrays:
             arrays[key] = Array(key, rank, active=key in active)
         elif arrays[key].rank != rank:
-            raise FrontendError("%s is used with %d and with %d indices" % (
-                key, arrays[key].rank, rank), loc)
+            raise FrontendError("%s is used with %d and with %d indices: an "
+                                "array has one rank, so index it alike "
+                                "everywhere" % (key, arrays[key].rank, rank),
+                                loc)
         return arrays[key]
 
     def convert(expr):
@@ -136,7 +142,8 @@ def printfunction(name, loopnestlist, file=None):
     adjoints = [x for x in nests if isinstance(x, _Adjoint)]
     if adjoints and len(adjoints) != len(nests):
         raise FrontendError("printfunction: a list of nests, or the result "
-                            "of diff, not both", loc)
+                            "of diff, not both: print each with a call of "
+                            "its own", loc)
     if not adjoints:
         text = emit([_kernel(name, nests, (), loc)])
         for nest in nests:

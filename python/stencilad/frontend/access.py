@@ -56,8 +56,10 @@ def _part(expr, index, counters, time, loc):
     index = sp.expand(index)
     if index.is_Integer:
         if index < 0:
-            raise FrontendError("%s: the fixed index %s is negative" % (
-                describe(expr), index), loc)
+            raise FrontendError(
+                "%s: the fixed index %s is negative; fixed indices count from "
+                "0 (Python's counting from the end is not supported)" % (
+                    describe(expr), index), loc)
         return ("fixed", int(index))
     for k, c in enumerate(counters):
         offset = sp.expand(index - c)
@@ -65,15 +67,19 @@ def _part(expr, index, counters, time, loc):
             return ("dim", k, int(offset))
         if not offset.has(c) and offset.is_number:
             raise FrontendError(
-                "%s: the offset %s of %s is not an integer constant" % (
-                    describe(expr), offset, c), loc)
+                "%s: the offset %s of %s is not an integer constant; offsets "
+                "are whole points (%s + 1): read the neighbours and "
+                "interpolate between them" % (
+                    describe(expr), float(offset) if offset.is_Float else
+                    offset, c, c), loc)
     if time is not None:
         offset = sp.expand(index - time)
         if offset.is_Integer:
             return ("time", int(offset))
     raise FrontendError(
         "%s: the index %s is not a counter plus an integer constant (i + 1) "
-        "or an integer constant%s" % (
+        "or an integer constant%s; for a strided or shifted access (2*i, "
+        "i + n) pass a NumPy view of the array (u[::2], u[n:]) instead" % (
             describe(expr), describe(index),
             " (counters here: %s)" % ", ".join(map(str, counters))
             if counters else ""), loc)

@@ -68,7 +68,8 @@ class ExprLowering:
     def _float(self, e):
         if e.is_Number or e.is_NumberSymbol:
             if not e.is_real or not e.is_finite:
-                self._fail(e, "is not a finite real number")
+                self._fail(e, "is not a finite real number; write a finite "
+                       "constant, or pass the value as a scalar argument")
             return self._const(e)
         if e.is_Symbol:
             name, type_ = self.lookup(e, self.loc)
@@ -77,7 +78,9 @@ class ExprLowering:
             return self.b.index_to_float(name, self.ftype, self.loc)
         if isinstance(e, sp.core.function.AppliedUndef):
             if self.read is None:
-                self._fail(e, "reads an array outside a domain")
+                self._fail(e, "reads an array outside a domain; the result "
+                           "is made of sums and scalars: read the array in "
+                           "kernel.sum(expr, bounds)")
             return self.read(e, self.loc)
         if e.is_Add:
             return self._add(e)
@@ -237,7 +240,8 @@ class ExprLowering:
         if e.is_Symbol:
             name, type_ = self.lookup(e, self.loc)
             if type_ != "index":
-                self._fail(e, "is a float where an integer is needed")
+                self._fail(e, "is a float where an integer is needed; make "
+                           "it a size, stencilad.size(%r)" % str(e))
             return name
         if e.is_Add:
             acc = None
@@ -258,7 +262,8 @@ class ExprLowering:
                                              self.index(coef)], "index",
                                     self.loc)
         self._fail(e, "is not an integer expression of counters, sizes and "
-                   "integer constants")
+                   "integer constants (a sum of integer multiples); pass a "
+                   "product of sizes as a size of its own")
 
 
 def is_index_expr(e):
@@ -290,9 +295,10 @@ def _affine_atom(term, lookup, loc):
     if term.is_Symbol:
         name, type_ = lookup(term, loc)
         if type_ != "index":
-            raise FrontendError("%s: a bound may use sizes (index "
-                                "arguments), not the float %s" % (term, term),
-                                loc)
+            raise FrontendError(
+                "%s: a bound may use sizes (index arguments), not the float "
+                "%s; make it a size, stencilad.size(%r)" % (
+                    term, term, str(term)), loc)
         return name
     kinds = {sp.floor: "floordiv", sp.ceiling: "ceildiv"}
     if term.func in kinds or isinstance(term, sp.Mod):
@@ -305,4 +311,5 @@ def _affine_atom(term, lookup, loc):
             return Affine.divide(kind, affine(inner, lookup, loc), int(k))
     raise FrontendError("%s: a bound must be affine in the sizes (+, -, "
                         "integer multiples, floor, ceiling and Mod by a "
-                        "positive integer)" % describe(term), loc)
+                        "positive integer); pass a product of sizes as a "
+                        "size of its own" % describe(term), loc)

@@ -30,14 +30,17 @@ def _bounds(specs, loc):
                                 "(i, lo, hi), not %r" % (spec,), loc)
         for counter, pair in items:
             if not isinstance(counter, sp.Symbol) or len(pair) != 2:
-                raise FrontendError("bounds of %s: give (lo, hi) for a "
-                                    "counter symbol" % (counter,), loc)
+                raise FrontendError("bounds of %s: give {i: (lo, hi)} for "
+                                    "a counter i of stencilad.indices" % (
+                                        counter,), loc)
             out.append((counter, sp.sympify(pair[0]), sp.sympify(pair[1])))
     if not out:
-        raise FrontendError("a domain needs at least one counter", loc)
+        raise FrontendError("a domain needs at least one counter: "
+                            "{i: (lo, hi)}", loc)
     counters = [c for c, _, _ in out]
     if len(set(counters)) != len(counters):
-        raise FrontendError("a counter is bound twice: %s" % counters, loc)
+        raise FrontendError("a counter is bound twice: %s; give each "
+                            "counter one (lo, hi)" % counters, loc)
     return out
 
 
@@ -68,7 +71,8 @@ class Domain:
             for b in self.lower + self.upper:
                 if b.has(c):
                     raise FrontendError("a bound of this domain uses its own "
-                                        "counter %s" % c, loc)
+                                        "counter %s; bounds are made of sizes "
+                                        "and integer constants" % c, loc)
         if summand is not None:
             self.summand = sp.sympify(summand)
             self._check_reads(self.summand, loc)
@@ -80,7 +84,8 @@ class Domain:
     def __enter__(self):
         if OPEN_DOMAINS:
             raise FrontendError("a domain inside another domain: domains "
-                                "run one after the other", self.loc)
+                                "run one after the other, so end the first "
+                                "`with` block before the next", self.loc)
         OPEN_DOMAINS.append(self)
         return self
 
@@ -116,7 +121,9 @@ class Domain:
         array, expr = access.array, describe(access.expr)
         if access.has_time():
             raise FrontendError("%s writes a slice of %s at the step: not "
-                                "supported yet" % (expr, array.name), loc)
+                                "supported yet; write a state or an array "
+                                "indexed by the counters only" % (
+                                    expr, array.name), loc)
         if not increment and not (access.is_point() and
                                   len(access.parts) == len(self.counters)):
             raise FrontendError(
@@ -198,8 +205,11 @@ class TimeLoop:
         """The array that holds `array`'s state after the last step (which
         buffer that is depends on the step count); read it after the loop."""
         if array not in self.rotate:
-            raise FrontendError("%s is not rotated by this loop" % array.name,
-                                caller())
+            raise FrontendError("%s is not rotated by this loop (rotate=%s); "
+                                "after the loop, read %s itself" % (
+                                    array.name, ", ".join(
+                                        a.name for a in self.rotate),
+                                    array.name), caller())
         index = self.rotate.index(array)
         if index not in self.finals:
             # Kept here: arrays are found from their reads through a weak
@@ -291,7 +301,8 @@ class Kernel:
         if self._loop is not None or any(isinstance(x, TimeLoop)
                                          for x in self.items):
             raise FrontendError("a second time loop in %s: not supported "
-                                "yet (one loop per kernel)" % self.name, loc)
+                                "yet (one loop per kernel); write it as "
+                                "another Kernel" % self.name, loc)
         loop = TimeLoop(self, steps, rotate, loc)
         self.items.append(loop)
         return loop
