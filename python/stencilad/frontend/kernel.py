@@ -226,7 +226,9 @@ class Kernel:
 
     def __init__(self, name, args=None):
         if not isinstance(name, str) or not name.isidentifier():
-            raise ValueError("a kernel's name must be an identifier")
+            raise FrontendError("a kernel's name must be a Python identifier "
+                                "(the C function's name), not %r" % (name,),
+                                caller())
         self.name = name
         self.loc = caller()
         self.args = list(args) if args is not None else None

@@ -41,13 +41,16 @@ class FrontendError(ValueError):
 
 def _check_dtype(dtype):
     if dtype not in DTYPES:
-        raise ValueError("dtype must be one of %s, not %r" % (DTYPES, dtype))
+        raise FrontendError("dtype must be one of %s, not %r" % (
+            ", ".join(map(repr, DTYPES)), dtype), caller())
     return dtype
 
 
 def _check_name(name):
     if not isinstance(name, str) or not name.isidentifier():
-        raise ValueError("a name must be a Python identifier, not %r" % (name,))
+        raise FrontendError("a name must be a Python identifier (it names "
+                            "the C function's parameter), not %r" % (name,),
+                            caller())
     return name
 
 
@@ -68,12 +71,14 @@ class Array:
         if shape is None:
             if rank is None or isinstance(rank, bool) or \
                     not isinstance(rank, int) or rank < 0:
-                raise ValueError("Array %s: give a rank >= 0 or a shape" %
-                                 name)
+                raise FrontendError("Array %s: give a rank >= 0 "
+                                    "(Array(%r, 2)) or a shape" % (name, name),
+                                    caller())
             shape = (None,) * rank
         elif rank is not None and rank != len(shape):
-            raise ValueError("Array %s: rank %d but a shape of %d extents" %
-                             (name, rank, len(shape)))
+            raise FrontendError("Array %s: rank %d but a shape of %d "
+                                "extents; give one of them" % (
+                                    name, rank, len(shape)), caller())
         self.shape = tuple(shape)
         self.rank = len(self.shape)
         self.dtype = _check_dtype(dtype)
