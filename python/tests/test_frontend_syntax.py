@@ -18,7 +18,7 @@ from stencilad.compiler import tool_path
 from stencilad.frontend.mlir import (Affine, Loc, TextBuilder, float_literal,
                                      memref_type, strided_layout)
 
-sp = pytest.importorskip("sympy")
+import sympy as sp  # noqa: E402  (a dependency of the front end)
 
 M2 = "memref<?x?xf64>"
 HERE = Loc(__file__, 7, 3)
@@ -48,7 +48,8 @@ def roundtrip(text):
 def check(builder, expected):
     """The builder's text round-trips and is the hand-written `expected`
     (both in MLIR's generic form, which spells out every attribute)."""
-    assert roundtrip(builder.text()) == opt(expected, "--mlir-print-op-generic")
+    assert roundtrip(builder.text()) == opt(expected,
+                                            "--mlir-print-op-generic")
 
 
 def func(b, args, results=(), name="f"):
