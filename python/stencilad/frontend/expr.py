@@ -22,6 +22,10 @@ The SymPy constructs and the ops they become:
 from .mlir import Affine, FLOAT_TYPES
 from .symbols import FrontendError, sp
 
+# From this magnitude on, a value rounds to an infinite f32: the largest
+# finite f32, (2 - 2**-23) * 2**127, plus half its last place.
+F32_OVERFLOW = 2.0 ** 128 - 2.0 ** 103
+
 # SymPy functions of one float argument and their math op.
 UNARY = {
     sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.exp: "exp",
@@ -32,7 +36,7 @@ UNARY = {
 
 def describe(expr):
     """An expression as the user wrote it, for messages."""
-    return sp.sstr(expr)
+    return sp.sstr(expr, full_prec=False)      # 0.5, not 0.500000000000000
 
 
 class ExprLowering:
@@ -70,6 +74,10 @@ class ExprLowering:
             if not e.is_real or not e.is_finite:
                 self._fail(e, "is not a finite real number; write a finite "
                        "constant, or pass the value as a scalar argument")
+            if self.ftype == "f32" and abs(float(e)) >= F32_OVERFLOW:
+                self._fail(e, "overflows f32 (its largest value is about "
+                           "3.4e38), so it would be infinity; scale the "
+                           "stencil or use dtype='f64'")
             return self._const(e)
         if e.is_Symbol:
             name, type_ = self.lookup(e, self.loc)
