@@ -12,6 +12,7 @@ import ast
 import inspect
 import os
 
+import numpy as np
 import pytest
 
 import stencilad as sa
@@ -179,6 +180,30 @@ def case_not_finite():
         r[i] = u[i] + sp.oo  # <- here
     k.mlir
     return ["oo", "finite"]
+
+
+def case_f32_overflow():
+    i = sa.indices("i")
+    x, y = arrays("x y", dtype="f32")
+    k = sa.Kernel("k")
+    with k.domain({i: (1, 5)}):
+        y[i] = x[i] * 1e39  # <- here
+    k.mlir
+    return ["1.0e+39", "overflows f32", "dtype='f64'"]
+
+
+def test_f32_largest_constant():
+    """The largest finite f32 is accepted, and is what the constant
+    holds."""
+    i = sa.indices("i")
+    x, y = arrays("x y", dtype="f32")
+    k = sa.Kernel("f32_largest")
+    with k.domain({i: (1, 5)}):
+        y[i] = x[i] * 3.4028234663852886e38
+    xs, ys = np.full(6, 0.5, np.float32), np.zeros(6, np.float32)
+    k.compile(adjoint=False)(x=xs, y=ys)
+    assert np.array_equal(ys[1:5], np.float32(3.4028234663852886e38) *
+                          xs[1:5])
 
 
 def case_condition():
