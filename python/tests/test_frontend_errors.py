@@ -192,6 +192,21 @@ def case_f32_overflow():
     return ["1.0e+39", "overflows f32", "dtype='f64'"]
 
 
+def test_f64_overflow():
+    """The same refusal in f64, where only SymPy's numbers can be that
+    large (the site is case_f32_overflow's)."""
+    i = sa.indices("i")
+    x, y = arrays("x y")
+    k = sa.Kernel("k")
+    with k.domain({i: (1, 5)}):
+        y[i] = x[i] * sp.Integer(10) ** 400
+    line = inspect.currentframe().f_lineno - 1
+    with pytest.raises(sa.FrontendError) as info:
+        k.mlir
+    assert str(info.value).startswith("%s:%d: " % (__file__, line))
+    assert "overflows f64" in str(info.value)
+
+
 def test_f32_largest_constant():
     """The largest finite f32 is accepted, and is what the constant
     holds."""

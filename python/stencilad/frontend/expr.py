@@ -19,12 +19,15 @@ The SymPy constructs and the ops they become:
     counters and sizes in a float     arith.index_cast + arith.sitofp
 """
 
+import math
+
 from .mlir import Affine, FLOAT_TYPES
 from .symbols import FrontendError, sp
 
 # From this magnitude on, a value rounds to an infinite f32: the largest
 # finite f32, (2 - 2**-23) * 2**127, plus half its last place.
 F32_OVERFLOW = 2.0 ** 128 - 2.0 ** 103
+LARGEST = {"f32": "3.4e38", "f64": "1.8e308"}
 
 # SymPy functions of one float argument and their math op.
 UNARY = {
@@ -74,10 +77,13 @@ class ExprLowering:
             if not e.is_real or not e.is_finite:
                 self._fail(e, "is not a finite real number; write a finite "
                        "constant, or pass the value as a scalar argument")
-            if self.ftype == "f32" and abs(float(e)) >= F32_OVERFLOW:
-                self._fail(e, "overflows f32 (its largest value is about "
-                           "3.4e38), so it would be infinity; scale the "
-                           "stencil or use dtype='f64'")
+            limit = F32_OVERFLOW if self.ftype == "f32" else math.inf
+            if abs(float(e)) >= limit:
+                self._fail(e, "overflows %s (its largest value is about "
+                           "%s), so it would be infinity; scale the "
+                           "stencil%s" % (self.ftype, LARGEST[self.ftype],
+                                          " or use dtype='f64'" if
+                                          self.ftype == "f32" else ""))
             return self._const(e)
         if e.is_Symbol:
             name, type_ = self.lookup(e, self.loc)
