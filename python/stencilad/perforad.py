@@ -31,7 +31,7 @@ import sys
 from ._deps import require
 from .frontend import emit
 from .frontend.kernel import Kernel
-from .frontend.symbols import Array, FrontendError, caller
+from .frontend.symbols import Array, FrontendError, caller, expression
 
 sp = require("sympy", "python3-sympy")
 
@@ -52,9 +52,10 @@ class LoopNest:
             raise FrontendError("bounds has no entry for %s: give "
                                 "{counter: [lo, hi]} (inclusive) for each of "
                                 "counters" % missing, loc)
-        self.lhs, self.rhs = lhs, sp.sympify(rhs)
+        self.lhs, self.rhs = lhs, expression(rhs, "rhs", loc)
         self.counters = list(counters)
-        self.bounds = {c: tuple(bounds[c]) for c in self.counters}
+        self.bounds = {c: tuple(expression(b, "a bound of %s" % c, loc)
+                                for b in bounds[c]) for c in self.counters}
         self.loc = loc
         self.printed_as = None     # the name a primal was printed under
 

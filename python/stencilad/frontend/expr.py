@@ -29,6 +29,10 @@ from .symbols import FrontendError, sp
 F32_OVERFLOW = 2.0 ** 128 - 2.0 ** 103
 LARGEST = {"f32": "3.4e38", "f64": "1.8e308"}
 
+# What SymPy's conditions are (a Symbol is a Boolean too, so not that).
+CONDITIONS = (sp.core.relational.Relational, sp.logic.boolalg.BooleanAtom,
+              sp.logic.boolalg.BooleanFunction)
+
 # SymPy functions of one float argument and their math op.
 UNARY = {
     sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.exp: "exp",
@@ -73,7 +77,12 @@ class ExprLowering:
             value, self.ftype, self.loc))
 
     def _float(self, e):
-        if e.is_Number or e.is_NumberSymbol:
+        if isinstance(e, CONDITIONS):
+            self._fail(e, "is a condition, not a value; for 1 where it "
+                       "holds and 0 elsewhere write sp.Piecewise((1, cond), "
+                       "(0, True))")
+        if e.is_Number or e.is_NumberSymbol or (e.is_number and
+                                                 e.is_real is False):
             if not e.is_real or not e.is_finite:
                 self._fail(e, "is not a finite real number; write a finite "
                        "constant, or pass the value as a scalar argument")

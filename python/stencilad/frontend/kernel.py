@@ -16,7 +16,7 @@ from .access import classify, reads
 from .expr import describe
 from .emit import emit
 from .symbols import (OPEN_DOMAINS, Array, Counter, FrontendError, SumValue,
-                      caller, indices, sp)
+                      caller, expression, indices, sp)
 
 def _bounds(specs, loc):
     """[(counter, lower, upper)] from {i: (lo, hi), ...} or (i, lo, hi)
@@ -33,7 +33,10 @@ def _bounds(specs, loc):
                 raise FrontendError("bounds of %s: give {i: (lo, hi)} for "
                                     "a counter i of stencilad.indices" % (
                                         counter,), loc)
-            out.append((counter, sp.sympify(pair[0]), sp.sympify(pair[1])))
+            out.append((counter, expression(pair[0], "the lower bound of %s"
+                                            % counter, loc),
+                        expression(pair[1], "the upper bound of %s" % counter,
+                                   loc)))
     if not out:
         raise FrontendError("a domain needs at least one counter: "
                             "{i: (lo, hi)}", loc)
@@ -74,7 +77,7 @@ class Domain:
                                         "counter %s; bounds are made of sizes "
                                         "and integer constants" % c, loc)
         if summand is not None:
-            self.summand = sp.sympify(summand)
+            self.summand = expression(summand, "the summand", loc)
             self._check_reads(self.summand, loc)
 
     @property
@@ -103,7 +106,7 @@ class Domain:
         self.write(target, value, True, caller())
 
     def write(self, target, value, increment, loc):
-        value = sp.sympify(value)
+        value = expression(value, "the value", loc)
         if not isinstance(target, sp.core.function.AppliedUndef):
             raise FrontendError("the left side %s must be an array element "
                                 "(u[i, j])" % describe(target), loc)
@@ -178,12 +181,14 @@ class TimeLoop:
 
     def __init__(self, kernel, steps, rotate, loc):
         self.kernel, self.loc = kernel, loc
-        self.steps = sp.sympify(steps)
-        self.rotate = list(rotate)
+        self.steps = expression(steps, "the step count", loc)
+        self.rotate = list(rotate) if isinstance(rotate, (list, tuple)) \
+            else []
         if not self.rotate or not all(isinstance(a, Array)
                                       for a in self.rotate):
             raise FrontendError("rotate= lists the state arrays (Array "
-                                "objects) the steps rotate", loc)
+                                "objects) the steps rotate, oldest first: "
+                                "rotate=(u_prev, u, u_next)", loc)
         if len(set(self.rotate)) != len(self.rotate):
             raise FrontendError("rotate= lists an array twice", loc)
         self.counter = Counter("t")
@@ -312,7 +317,8 @@ class Kernel:
     def returns(self, expr):
         """The kernel's result: a float expression of its sums and
         scalars (default: the total of its sums, if any)."""
-        self.result = (sp.sympify(expr), caller())
+        loc = caller()
+        self.result = (expression(expr, "the result", loc), loc)
 
     # -- output -----------------------------------------------------------
     @property

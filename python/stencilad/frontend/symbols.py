@@ -39,6 +39,18 @@ class FrontendError(ValueError):
         super().__init__("%s: %s" % (loc, message) if loc else message)
 
 
+def expression(value, what, loc):
+    """`value` (a number or a SymPy expression) as a SymPy expression;
+    a string, None or another object is refused (SymPy would parse a
+    string into symbols of its own)."""
+    try:
+        return sp.sympify(value, strict=True)
+    except sp.SympifyError:
+        raise FrontendError("%s is %r, not a number or an expression of "
+                            "the front end's symbols and array reads" % (
+                                what, value), loc) from None
+
+
 def _check_dtype(dtype):
     if dtype not in DTYPES:
         raise FrontendError("dtype must be one of %s, not %r" % (
@@ -75,7 +87,11 @@ class Array:
                                     "(Array(%r, 2)) or a shape" % (name, name),
                                     caller())
             shape = (None,) * rank
-        elif rank is not None and rank != len(shape):
+        else:
+            for extent in shape:
+                if extent is not None and not isinstance(extent, int):
+                    expression(extent, "an extent of %s" % name, caller())
+        if rank is not None and rank != len(shape):
             raise FrontendError("Array %s: rank %d but a shape of %d "
                                 "extents; give one of them" % (
                                     name, rank, len(shape)), caller())
@@ -113,6 +129,16 @@ class Array:
 
     def __call__(self, *index):
         return self._read(tuple(index))
+
+    def _sympy_(self):
+        """An array in an expression without its indices."""
+        raise FrontendError("%s is an array: read an element, %s[i, ...] "
+                            "(%s[()] for rank 0)" % (
+                                self.name, self.name, self.name), caller())
+
+    # Not a sequence: without this, `list(u)` would index u[0], u[1], ...
+    # for ever through __getitem__.
+    __iter__ = None
 
     def __setitem__(self, index, value):
         current_domain("%s[...] = ..." % self.name).write(
