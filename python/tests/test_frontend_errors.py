@@ -221,6 +221,52 @@ def test_f32_largest_constant():
                           xs[1:5])
 
 
+def case_condition_as_value():
+    i = sa.indices("i")
+    u, r = arrays("u r")
+    k = sa.Kernel("k")
+    with k.domain({i: (1, 5)}):
+        r[i] = u[i] > 0  # <- here
+    k.mlir
+    return ["u(i) > 0", "condition, not a value", "sp.Piecewise((1, cond)"]
+
+
+def case_array_without_indices():
+    i = sa.indices("i")
+    u, r = arrays("u r")
+    with sa.Kernel("k").domain({i: (1, 5)}):
+        r[i] = u[i - 1] + u  # <- here
+    return ["u is an array", "u[i, ...]"]
+
+
+def case_not_an_expression():
+    i = sa.indices("i")
+    sa.Kernel("k").domain({i: (0, "n")})  # <- here
+    return ["upper bound of i", "'n'", "not a number or an expression"]
+
+
+def test_more_values_refused():
+    """Other values that are no expression of the stencil: an imaginary
+    constant, None as a bound, a string result, an array as a result; and
+    rotate= of one array."""
+    i = sa.indices("i")
+    n = sa.size("n")
+    u, r = arrays("u r")
+    k = sa.Kernel("k")
+    with k.domain({i: (0, n)}):
+        r[i] = sp.I * u[i]
+    with pytest.raises(sa.FrontendError, match="I: is not a finite real"):
+        k.mlir
+    with pytest.raises(sa.FrontendError, match="upper bound of i is None"):
+        k.domain({i: (0, None)})
+    with pytest.raises(sa.FrontendError, match="result is 'abc'"):
+        k.returns("abc")
+    with pytest.raises(sa.FrontendError, match="u is an array"):
+        k.returns(u)
+    with pytest.raises(sa.FrontendError, match="an extent of t is 'n'"):
+        k.temporary("t", ("n",))
+
+
 def case_condition():
     i = sa.indices("i")
     u, r = arrays("u r")
@@ -408,6 +454,16 @@ def case_rotate_empty():
     steps = sa.size("steps")
     sa.Kernel("k").time_loop(steps, rotate=())  # <- here
     return ["rotate="]
+
+
+def test_rotate_one_array():
+    """rotate=u (not a tuple) is refused, not iterated for ever."""
+    steps = sa.size("steps")
+    a = sa.Array("a", 1)
+    with pytest.raises(sa.FrontendError, match="rotate=.u_prev, u, u_next"):
+        sa.Kernel("k").time_loop(steps, rotate=a)
+    with pytest.raises(TypeError, match="not iterable"):
+        list(a)
 
 
 def case_rotate_twice():
