@@ -779,3 +779,25 @@ def test_compiler_note_at_the_users_line():
     notes = [line for line in str(info.value).splitlines()
              if ": note: earlier domain" in line]
     assert len(notes) == 1 and notes[0].startswith(where), str(info.value)
+
+
+def test_compiler_warning_at_the_users_line():
+    """A warning (no gradient flows: the output is passive) is located at
+    the Kernel(...) line, with a note at the statement that writes."""
+    i = sa.indices("i")
+    n = sa.size("n")
+    x = sa.Array("x", 1, active=True)
+    y = sa.Array("y", 1)
+    k = sa.Kernel("passive_output")
+    kernel_line = inspect.currentframe().f_lineno - 1
+    with k.domain({i: (1, n - 1)}):
+        y[i] = x[i - 1] * x[i + 1]
+    write_line = inspect.currentframe().f_lineno - 1
+    with pytest.warns(sa.CompileWarning) as caught:
+        k.compile()
+    message = str(caught[0].message)
+    lines = message.splitlines()
+    warning = [t for t in lines if ": warning: " in t]
+    note = [t for t in lines if ": note: " in t]
+    assert warning[0].startswith("%s:%d:" % (__file__, kernel_line)), message
+    assert note[0].startswith("%s:%d:" % (__file__, write_line)), message
