@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 import stencilad as sa
-from stencilad import perforad
 from stencilad.perforad import makeLoopNest, printfunction
 
 import sympy as sp  # noqa: E402  (a dependency of the front end)
