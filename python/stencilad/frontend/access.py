@@ -78,8 +78,7 @@ def _part(expr, index, counters, time, loc):
             return ("time", int(offset))
     raise FrontendError(
         "%s: the index %s is not a counter plus an integer constant (i + 1) "
-        "or an integer constant%s; for a strided or shifted access (2*i, "
-        "i + n) pass a NumPy view of the array (u[::2], u[n:]) instead" % (
+        "or an integer constant%s" % (
             describe(expr), describe(index),
             " (counters here: %s)" % ", ".join(map(str, counters))
             if counters else ""), loc)
