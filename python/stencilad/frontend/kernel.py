@@ -195,7 +195,6 @@ class TimeLoop:
         self.is_time_loop = True
         self.items = []
         self.closed = False
-        self.finals = {}       # state index -> the Array of loop.final()
 
     def __enter__(self):
         self.kernel._loop = self
@@ -215,15 +214,10 @@ class TimeLoop:
                                     array.name, ", ".join(
                                         a.name for a in self.rotate),
                                     array.name), caller())
-        index = self.rotate.index(array)
-        if index not in self.finals:
-            # Kept here: arrays are found from their reads through a weak
-            # map, and `loop.final(u)[i]` holds no other reference.
-            view = Array(array.name + "_final", shape=array.shape,
-                         dtype=array.dtype)
-            view.final_of = (self, index)
-            self.finals[index] = view
-        return self.finals[index]
+        view = Array(array.name + "_final", shape=array.shape,
+                     dtype=array.dtype)
+        view.final_of = (self, self.rotate.index(array))
+        return view
 
 
 class Kernel:
