@@ -54,6 +54,19 @@ PACKAGES=(
   debootstrap       # scripts/fresh-machine-test.sh
 )
 
+# Installed without their recommended packages: python3-torch recommends
+# about 50 more (OpenCV, Qt among them) that nothing here uses.
+NO_RECOMMENDS=(python3-torch)
+
+# lean <pkg>: the package is installed without its recommends.
+lean() {
+  local p
+  for p in "${NO_RECOMMENDS[@]}"; do
+    [ "$p" = "$1" ] && return 0
+  done
+  return 1
+}
+
 # is_installed <pkg>: dpkg says the package is fully installed.
 is_installed() {
   local status
@@ -122,4 +135,13 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update
 check_candidates "${missing[@]}"
-"${SUDO[@]}" apt-get install -y "${missing[@]}"
+full=() lean_missing=()
+for pkg in "${missing[@]}"; do
+  if lean "$pkg"; then lean_missing+=("$pkg"); else full+=("$pkg"); fi
+done
+if [ "${#full[@]}" -gt 0 ]; then
+  "${SUDO[@]}" apt-get install -y "${full[@]}"
+fi
+if [ "${#lean_missing[@]}" -gt 0 ]; then
+  "${SUDO[@]}" apt-get install -y --no-install-recommends "${lean_missing[@]}"
+fi
