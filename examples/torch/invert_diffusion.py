@@ -135,7 +135,6 @@ def main():
 
     op = st.function(kernel(), snapshots=opts.snapshots)
     u_start = initial_state(n)
-    zeros = torch.zeros(T, n, n, dtype=torch.float64)
 
     def run(k, d):
         return op(u0=u_start, u1=u_start, k=k, d=d, n=n, steps=T)

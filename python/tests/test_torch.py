@@ -96,7 +96,20 @@ def energy():
     return K
 
 
-KERNELS = {"filter": FILTER.kernel, "diffusion": DIFFUSION.kernel,
+def both():
+    """A written array and a result."""
+    i = sa.indices("i")
+    n = sa.size("n")
+    p, q = sa.Array("p", 1, active=True), sa.Array("q", 1, active=True)
+    r = sa.Array("r", 1, active=True)
+    K = sa.Kernel("both")
+    with K.domain({i: (0, n - 1)}):
+        r[i] = p[i] * q[i + 1]
+    K.returns(K.sum(p[i] * q[i] ** 2, {i: (0, n)}))
+    return K
+
+
+KERNELS = {"both": both, "filter": FILTER.kernel, "diffusion": DIFFUSION.kernel,
            "filter_f32": filter_f32, "two_outputs": two_outputs,
            "accumulate": accumulate, "energy": energy}
 
@@ -179,6 +192,42 @@ def test_gradcheck_result():
     J = op(p, q, 11)
     assert J.dim() == 0
     assert torch.allclose(J, 0.5 * (p * q * q).sum(), rtol=1e-14)
+
+
+def test_result_and_array_outputs():
+    f = compiled("both")
+    p, q = rand(7, grad=True), rand(7, seed=1, grad=True)
+    r0 = rand(7, seed=2, grad=True)
+    J = st.function(f)(p, q, r0, 7)
+    assert J.dim() == 0                       # the default: the result
+    op = st.function(f, outputs=["r", "result"])
+    gradcheck(lambda p, q, r0: op(p, q, r0, 7), (p, q, r0))
+    r, J2 = op(p=p, q=q, r=r0, n=7)
+    assert torch.equal(J2, J) and r.shape == (7,)
+    # one output unused: its gradient is zero, the other's flows
+    J2.backward()
+    assert torch.equal(r0.grad, torch.zeros(7, dtype=F64))
+    assert torch.allclose(p.grad, q.detach() ** 2, rtol=1e-14)
+
+
+def test_module_parameters_and_arguments():
+    f = compiled("filter")
+    w = torch.zeros(3, 3, dtype=F64)
+    w[1, 1] = 1.0
+    layer = st.Module(f, params={"w": w})
+    assert [n for n, _ in layer.named_parameters()] == ["w"]
+    U, R = rand(6, 5), torch.zeros(6, 5, dtype=F64)
+    a = layer(U, R, 6, 5)
+    b = layer(u=U, r=R, n=6, m=5)
+    c = layer(U, R, n=6, m=5)
+    assert torch.equal(a, b) and torch.equal(a, c)
+    assert torch.equal(a[1:-1, 1:-1], U[1:-1, 1:-1])   # the identity
+    a.sum().backward()
+    assert layer.w.grad.shape == (3, 3)
+    with pytest.raises(TypeError, match="twice"):
+        layer(U, R, 6, 5, u=U)
+    with pytest.raises(TypeError, match="besides its parameters"):
+        layer(U, R, 6, 5, 1)
 
 
 def test_float32_against_float64():
