@@ -109,9 +109,9 @@ def both():
     return K
 
 
-KERNELS = {"both": both, "filter": FILTER.kernel, "diffusion": DIFFUSION.kernel,
+KERNELS = {"filter": FILTER.kernel, "diffusion": DIFFUSION.kernel,
            "filter_f32": filter_f32, "two_outputs": two_outputs,
-           "accumulate": accumulate, "energy": energy}
+           "accumulate": accumulate, "energy": energy, "both": both}
 
 
 def rand(*shape, seed=0, grad=False, dtype=F64):
