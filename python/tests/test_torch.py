@@ -148,6 +148,25 @@ def test_gradcheck_diffusion_example(snapshots):
               (u, u1, k))
 
 
+@pytest.mark.parametrize("snapshots", [1, 5])
+def test_gradcheck_time_loop_states(snapshots):
+    """The rotated states as outputs (the buffers passed as u0 and u1, as
+    the call leaves them) with the result."""
+    op = st.function(compiled("diffusion"), outputs=["u0", "u1", "result"],
+                     snapshots=snapshots)
+    n, T = 6, 5
+    u0, u1 = rand(n, n, grad=True), rand(n, n, seed=3, grad=True)
+    k = (0.05 + 0.1 * rand(n, n, seed=1).abs()).requires_grad_()
+    d = rand(T, n, n, seed=2)
+    keep = (u0.detach().clone(), u1.detach().clone())
+    gradcheck(lambda a, b, k: op(u0=a, u1=b, k=k, d=d, n=n, steps=T),
+              (u0, u1, k))
+    s0, s1, J = op(u0=u0, u1=u1, k=k, d=d, n=n, steps=T)
+    (s0.sum() + (s1 * s1).sum() + J).backward()
+    assert torch.equal(u0.detach(), keep[0])         # inputs untouched
+    assert torch.equal(u1.detach(), keep[1])
+
+
 def test_snapshot_counts_bitwise():
     f, n, T = compiled("diffusion"), 8, 7
     u, d = rand(n, n), rand(T, n, n, seed=2)
