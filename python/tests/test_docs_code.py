@@ -1,12 +1,13 @@
 """The code of the front end's pages runs as written: the ```python blocks
-of docs/Python.md's section "Writing stencils in Python" and of
-docs/Frontend.md run in order, each page as one script (their own asserts
-check the numbers: gradients against finite differences, a filter's
-gradient against the correlation written by hand, snapshot counts bitwise
-equal), and a ```mlir block that follows a python block is that block's
-printed output, compared exactly; so is a ```text block, line by line,
-where a line ending in "..." stands for the printed lines that start with
-its text before the dots. Compiled under the pages' names, so that the
+of docs/Python.md's sections "Writing stencils in Python" and "PyTorch"
+and of docs/Frontend.md run in order, each page (or section) as one
+script (their own asserts check the numbers: gradients against finite
+differences, a filter's gradient against the correlation written by hand,
+snapshot counts bitwise equal, a torch layer against torch's conv2d), and
+a ```mlir block that follows a python block is that block's printed
+output, compared exactly; so is a ```text block, line by line, where a
+line ending in "..." stands for the printed lines that start with its
+text before the dots. Compiled under the pages' names, so that the
 locations in messages are the pages' lines."""
 
 import contextlib
@@ -72,6 +73,10 @@ def same_output(printed, shown, elided):
 def test_python_md_tutorial(tmp_path, monkeypatch):
     run_page("docs/Python.md", "Writing stencils in Python", tmp_path,
              monkeypatch)
+
+
+def test_python_md_pytorch(tmp_path, monkeypatch):
+    run_page("docs/Python.md", "PyTorch", tmp_path, monkeypatch)
 
 
 def test_frontend_md(tmp_path, monkeypatch):
