@@ -1,7 +1,6 @@
 """The code of the front end's pages runs as written: the ```python blocks
-of docs/Python.md's sections "Writing stencils in Python" and "PyTorch"
-and of docs/Frontend.md run in order, each page (or section) as one
-script (their own asserts check the numbers: gradients against finite
+of docs/Tutorial.md, docs/PyTorch.md and docs/Frontend.md run in order,
+each page as one script (their own asserts check the numbers: gradients against finite
 differences, a filter's gradient against the correlation written by hand,
 snapshot counts bitwise equal, a torch layer against torch's conv2d), and
 a ```mlir block that follows a python block is that block's printed
@@ -70,13 +69,13 @@ def same_output(printed, shown, elided):
                for g, w in zip(got, want))
 
 
-def test_python_md_tutorial(tmp_path, monkeypatch):
-    run_page("docs/Python.md", "Writing stencils in Python", tmp_path,
+def test_tutorial_md(tmp_path, monkeypatch):
+    run_page("docs/Tutorial.md", None, tmp_path,
              monkeypatch)
 
 
-def test_python_md_pytorch(tmp_path, monkeypatch):
-    run_page("docs/Python.md", "PyTorch", tmp_path, monkeypatch)
+def test_pytorch_md(tmp_path, monkeypatch):
+    run_page("docs/PyTorch.md", None, tmp_path, monkeypatch)
 
 
 def test_frontend_md(tmp_path, monkeypatch):
