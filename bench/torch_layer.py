@@ -313,8 +313,10 @@ def overhead(torch, sa, st, dtype="f64", n=8):
 
 def ctypes_calls(f, primal, extra):
     """Calls of the entry points of f and f.adjoint through ctypes alone,
-    their descriptors filled once (the arrays' memory as given)."""
+    at one OpenMP thread, their descriptors filled once (the arrays'
+    memory as given, kept alive by the calls)."""
     out = []
+    f.module._lib.omp_set_num_threads(1)
     for g, args in ((f, primal), (f.adjoint, None)):
         if args is None:
             by_name = dict(zip(f.adjoint.keywords, primal))
@@ -330,6 +332,8 @@ def ctypes_calls(f, primal, extra):
             else:
                 cargs.append(v)
         cfunc = g._cfunc
+
+        keep.append(args)   # the arrays the descriptors point into
 
         def call(cfunc=cfunc, cargs=cargs, keep=keep):
             cfunc(*cargs)
