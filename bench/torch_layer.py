@@ -269,12 +269,13 @@ def markdown(results):
 def per_call_us(call, min_time=0.3):
     """Microseconds per call: the best of 5 batches."""
     timer = timeit.Timer(call)
-    number, _ = timer.autorange()
-    number = max(number, int(number * min_time / 0.2))
+    number = 1
+    while timer.timeit(number) < min_time / 5:
+        number *= 2
     return min(timer.repeat(5, number)) / number * 1e6
 
 
-def overhead(torch, sa, st, dtype="f64", n=8):
+def overhead(torch, sa, st, dtype="f64", n=8, min_time=0.3):
     """The call overhead of stencilad.torch at one thread, in us."""
     torch.set_num_threads(1)
     K = layer_kernel(sa, 2, dtype, taps=1)
@@ -305,10 +306,9 @@ def overhead(torch, sa, st, dtype="f64", n=8):
 
     fwd_c, adj_c = ctypes_calls(f, [un, wn, rn.copy(), n],
                                 {"r_b": gn.copy(), "u_b": ub, "w_b": wb})
-    t = {"op_fwd": per_call_us(op_fwd), "op_fwd_bwd": per_call_us(op_fwd_bwd),
-         "sa_fwd": per_call_us(sa_fwd), "sa_bwd": per_call_us(sa_bwd),
-         "c_fwd": per_call_us(fwd_c), "c_bwd": per_call_us(adj_c)}
-    return t
+    calls = {"op_fwd": op_fwd, "op_fwd_bwd": op_fwd_bwd, "sa_fwd": sa_fwd,
+             "sa_bwd": sa_bwd, "c_fwd": fwd_c, "c_bwd": adj_c}
+    return {k: per_call_us(call, min_time) for k, call in calls.items()}
 
 
 def ctypes_calls(f, primal, extra):
@@ -423,7 +423,8 @@ def main():
     over = {}
     if not args.no_overhead:
         for dtype in dtypes:
-            over[dtype] = overhead(torch, stencilad, st, dtype)
+            over[dtype] = overhead(torch, stencilad, st, dtype,
+                                   min_time=3 * args.min_time)
             table += "\n" + overhead_table(over[dtype], dtype)
     print()
     print(table)
