@@ -54,9 +54,9 @@ PACKAGES=(
   debootstrap       # scripts/fresh-machine-test.sh
 )
 
-# Installed without their Recommends: python3-torch's pull in OpenCV, Qt
-# and their kin, none of which the project uses (on a fresh Debian 12 root
-# it adds about 330 packages with them, 250 without).
+# Installed without their Recommends: python3-torch's (libtorch-dev,
+# build-essential, pybind11-dev, and the GTK and Qt libraries these pull
+# in) are not used here; OpenCV comes either way, libtorch depends on it.
 NO_RECOMMENDS=(python3-torch)
 
 # no_recommends <pkg>: the package is installed without its Recommends.
