@@ -83,7 +83,7 @@ class Layout:
         The sizes and strides of a shape seen before come from a copy of
         its first descriptor (this runs for every array of every call)."""
         rank, element = value["rank"], value["element"]
-        key = (rank, element, array.shape, array.strides)
+        key = (rank, element, array.itemsize, array.shape, array.strides)
         template = self.templates.get(key)
         if template is None:
             template = self.descriptor(rank, element)()
