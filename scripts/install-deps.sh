@@ -54,12 +54,13 @@ PACKAGES=(
   debootstrap       # scripts/fresh-machine-test.sh
 )
 
-# Installed without their recommended packages: python3-torch recommends
-# about 50 more (OpenCV, Qt among them) that nothing here uses.
+# Installed without their Recommends: python3-torch's (libtorch-dev,
+# build-essential, pybind11-dev, and the GTK and Qt libraries these pull
+# in) are not used here; OpenCV comes either way, libtorch depends on it.
 NO_RECOMMENDS=(python3-torch)
 
-# lean <pkg>: the package is installed without its recommends.
-lean() {
+# no_recommends <pkg>: the package is installed without its Recommends.
+no_recommends() {
   local p
   for p in "${NO_RECOMMENDS[@]}"; do
     [ "$p" = "$1" ] && return 0
@@ -103,7 +104,9 @@ if [ "${1:-}" = "--check" ]; then
   check_candidates "${PACKAGES[@]}"
   # --simulate needs no root and changes nothing; it fails on unresolvable
   # dependencies exactly where a real install would.
-  if ! apt-get install --simulate -q -y "${PACKAGES[@]}" >/dev/null; then
+  if ! apt-get install --simulate -q -y "${PACKAGES[@]}" >/dev/null ||
+     ! apt-get install --simulate -q -y --no-install-recommends \
+         "${NO_RECOMMENDS[@]}" >/dev/null; then
     echo "install-deps: apt-get install --simulate failed" >&2
     exit 1
   fi
@@ -135,13 +138,14 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update
 check_candidates "${missing[@]}"
-full=() lean_missing=()
+plain=()
+bare=()
 for pkg in "${missing[@]}"; do
-  if lean "$pkg"; then lean_missing+=("$pkg"); else full+=("$pkg"); fi
+  if no_recommends "$pkg"; then bare+=("$pkg"); else plain+=("$pkg"); fi
 done
-if [ "${#full[@]}" -gt 0 ]; then
-  "${SUDO[@]}" apt-get install -y "${full[@]}"
+if [ "${#plain[@]}" -gt 0 ]; then
+  "${SUDO[@]}" apt-get install -y "${plain[@]}"
 fi
-if [ "${#lean_missing[@]}" -gt 0 ]; then
-  "${SUDO[@]}" apt-get install -y --no-install-recommends "${lean_missing[@]}"
+if [ "${#bare[@]}" -gt 0 ]; then
+  "${SUDO[@]}" apt-get install -y --no-install-recommends "${bare[@]}"
 fi

@@ -58,6 +58,7 @@ class Layout:
         self.fields = abi["descriptor_fields"]
         self.runtime_structs = abi.get("runtime_structs", {})
         self.cache = {}
+        self.templates = {}
 
     def descriptor(self, rank, element):
         """The ctypes Structure of a rank-`rank` descriptor of `element`."""
@@ -78,19 +79,28 @@ class Layout:
 
     def fill(self, value, array):
         """A descriptor of `value` (an ABI argument) viewing `array`: the
-        data pointer, offset 0, and its sizes and strides in elements."""
-        cls = self.descriptor(value["rank"], value["element"])
-        d = cls()
-        pointer = ctypes.cast(array.ctypes.data,
-                              ctypes.POINTER(ELEMENT_CTYPES[value["element"]]))
+        data pointer, offset 0, and its sizes and strides in elements.
+        The sizes and strides of a shape seen before come from a copy of
+        its first descriptor (this runs for every array of every call)."""
+        rank, element = value["rank"], value["element"]
+        key = (rank, element, array.itemsize, array.shape, array.strides)
+        template = self.templates.get(key)
+        if template is None:
+            template = self.descriptor(rank, element)()
+            template.offset = 0
+            if rank:
+                strides = element_strides(array)
+                for k in range(rank):
+                    template.sizes[k] = array.shape[k]
+                    template.strides[k] = strides[k]
+            if len(self.templates) >= 256:
+                self.templates.clear()
+            self.templates[key] = template
+        d = type(template).from_buffer_copy(template)
+        pointer = ctypes.cast(array.__array_interface__["data"][0],
+                              ctypes.POINTER(ELEMENT_CTYPES[element]))
         d.allocated = pointer
         d.aligned = pointer
-        d.offset = 0
-        if value["rank"]:
-            strides = element_strides(array)
-            for k in range(value["rank"]):
-                d.sizes[k] = array.shape[k]
-                d.strides[k] = strides[k]
         return d
 
 

@@ -92,16 +92,22 @@ def array(value, arg, where, written):
                              "dimension %d (%s), not %d"
                              % (where, name, want, k, arg["mlir_type"],
                                 value.shape[k]))
+    # Row-major strides, innermost first (a Python product: np.prod on a
+    # tuple costs microseconds, and this runs on every call).
+    row_major, running = [], value.itemsize
+    for extent in reversed(value.shape):
+        row_major.append(running)
+        running *= extent
+    row_major.reverse()
     for k, (extent, stride) in enumerate(zip(value.shape, value.strides)):
         if extent <= 1:
             continue
         last = k == value.ndim - 1
         # Behind static extents the stride is compiled in: row-major.
         fixed = all(e is not None for e in static[k + 1:])
-        row_major = value.itemsize * int(np.prod(value.shape[k + 1:]))
         if stride <= 0 or stride % value.itemsize or (
                 last and stride != value.itemsize) or (
-                fixed and stride != row_major):
+                fixed and stride != row_major[k]):
             raise ValueError(
                 "%s: argument '%s' has strides %s (bytes); the compiled code "
                 "takes arrays whose last dimension is contiguous, whose "

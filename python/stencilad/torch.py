@@ -79,6 +79,15 @@ class StencilFunction:
         if not self.outputs:
             raise ValueError("%s writes no array and returns nothing: there "
                              "is nothing to return" % self.name)
+        # What each call would otherwise look up again: the adjoint's
+        # keyword of each argument's shadow (None: the result's seed), and
+        # the primal arguments the adjoint may write (it runs on copies).
+        self.shadows = {k: _shadow(self, k)
+                        for k in [None] + list(range(len(self.params)))}
+        adjoint = f.adjoint
+        self.adjoint_copies = set() if adjoint is None else {
+            k for k in adjoint._maybe_written if k < len(self.params)}
+        self.written_set = set(self.written)
 
     def __call__(self, *args, **kwargs):
         values = self.f._bind(args, kwargs, self.name)
@@ -134,7 +143,7 @@ class _Apply(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, op, *values):
-        run = op._numpy(values, set(op.written))
+        run = op._numpy(values, op.written_set)
         value = op.f(*run, threads=op._threads(),
                      check_bounds=op.check_bounds)
         ctx.op = op
@@ -152,7 +161,7 @@ class _Apply(torch.autograd.Function):
             else:
                 outs.append(torch.from_numpy(run[k]))
         for (name, k), out in zip(op.outputs, outs):
-            if _shadow(op, k) is None:
+            if op.shadows[k] is None:
                 ctx.mark_non_differentiable(out)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
@@ -167,19 +176,20 @@ class _Apply(torch.autograd.Function):
         saved = iter(ctx.saved_tensors)
         values = [next(saved) if is_t else other
                   for is_t, other in zip(ctx.is_tensor, ctx.others)]
-        copy = {k for k in adjoint._maybe_written if k < len(op.params)}
-        run = op._numpy(values, copy)
+        run = op._numpy(values, op.adjoint_copies)
         extra = {}
         for (name, k), grad in zip(op.outputs, grads):
             if name == RESULT:
-                extra[_shadow(op, None)] = 0.0 if grad is None else \
+                extra[op.shadows[None]] = 0.0 if grad is None else \
                     float(grad)
-            elif grad is not None and _shadow(op, k) is not None:
-                extra[_shadow(op, k)] = np.ascontiguousarray(
-                    grad.detach().numpy(), dtype=run[k].dtype).copy()
+            elif grad is not None and op.shadows[k] is not None:
+                # One copy (the adjoint adds into its shadows), contiguous
+                # whatever grad_output's strides (an expanded ones, say).
+                extra[op.shadows[k]] = np.array(
+                    grad.detach().numpy(), dtype=run[k].dtype, order="C")
         if RESULT not in [n for n, _ in op.outputs] and \
-                _shadow(op, None) is not None:
-            extra[_shadow(op, None)] = 0.0
+                op.shadows[None] is not None:
+            extra[op.shadows[None]] = 0.0
         if adjoint._has_schedule:
             extra["snapshots"] = op.snapshots or STORE_ALL
         g = adjoint(*run, threads=op._threads(),
