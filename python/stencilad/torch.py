@@ -26,6 +26,7 @@ else the arrays it writes (one tensor, or a tuple in argument order);
 
 import numpy as np
 
+from . import checks
 from ._deps import require
 from .abi import ELEMENT_DTYPES
 from .function import STORE_ALL
@@ -87,7 +88,10 @@ class StencilFunction:
         adjoint = f.adjoint
         self.adjoint_copies = set() if adjoint is None else {
             k for k in adjoint._maybe_written if k < len(self.params)}
-        self.written_set = set(self.written)
+        # Forward copies every array the primal may write, so that its
+        # arrays overlap nothing (see _primal).
+        self.written_set = set(self.written) | set(f._maybe_written)
+        self._checked = set()
 
     def __call__(self, *args, **kwargs):
         values = self.f._bind(args, kwargs, self.name)
@@ -131,6 +135,26 @@ class StencilFunction:
                 out.append(v)
         return out
 
+    def _primal(self, run, threads):
+        """The primal on `run`. A call with the shapes, element types and
+        integer arguments of one fully checked before skips the checks,
+        which would pass again: its arrays are contiguous tensors' memory
+        of the same shapes, those it may write fresh copies that overlap
+        nothing, and the bounds depend on the shapes and integers alone.
+        Floats are still checked."""
+        key = tuple(v.shape + (v.dtype.char,) if isinstance(v, np.ndarray)
+                    else v if isinstance(v, int) else None for v in run)
+        if key in self._checked:
+            values = [v if p["kind"] == "descriptor" or isinstance(v, int)
+                      else checks.scalar(v, p, self.name)
+                      for p, v in zip(self.params, run)]
+            return self.f._invoke(self.params, values, threads)
+        value = self.f(*run, threads=threads, check_bounds=self.check_bounds)
+        if len(self._checked) >= 64:
+            self._checked.clear()
+        self._checked.add(key)
+        return value
+
     def _threads(self):
         return self.threads if self.threads is not None else \
             torch.get_num_threads()
@@ -144,8 +168,7 @@ class _Apply(torch.autograd.Function):
     @staticmethod
     def forward(ctx, op, *values):
         run = op._numpy(values, op.written_set)
-        value = op.f(*run, threads=op._threads(),
-                     check_bounds=op.check_bounds)
+        value = op._primal(run, op._threads())
         ctx.op = op
         tensors = [v if isinstance(v, torch.Tensor) else None
                    for v in values]

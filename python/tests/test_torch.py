@@ -428,3 +428,21 @@ def test_double_backward_refused():
         torch.autograd.gradgradcheck(
             lambda u, w: op(u, w, torch.zeros(6, 6, dtype=F64), 6, 6),
             (U, W))
+
+
+def test_repeated_calls_are_checked_per_shape_and_size():
+    """A call like one checked before skips the checks; a call with other
+    sizes or shapes is checked again: sizes past the arrays are refused,
+    not run out of bounds."""
+    op = st.function(compiled("filter"))
+    n, m = 10, 9
+    U, W = rand(n, m), rand(3, 3, seed=1)
+    first = op(U, W, torch.zeros(n, m, dtype=F64), n, m)
+    again = op(U, W, torch.zeros(n, m, dtype=F64), n, m)
+    assert torch.equal(first, again)
+    with pytest.raises(ValueError):
+        op(U, W, torch.zeros(n, m, dtype=F64), n + 1, m)
+    with pytest.raises(ValueError):
+        op(rand(n - 1, m), W, torch.zeros(n, m, dtype=F64), n, m)
+    with pytest.raises(TypeError):
+        op(U, W, torch.zeros(n, m, dtype=F64), n, 2.5)
