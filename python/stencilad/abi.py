@@ -10,9 +10,11 @@ this module too.
 
 import ctypes
 
-from ._deps import require
-
-np = require("numpy", "python3-numpy")
+if __package__:
+    from ._deps import require
+    np = require("numpy", "python3-numpy")
+else:   # loaded from its file alone, by test/Integration/gen/check_adjoint.py
+    import numpy as np
 
 SCALAR_CTYPES = {
     "double": ctypes.c_double,
