@@ -42,7 +42,6 @@
 
 import argparse
 import ctypes
-import json
 import os
 import random
 import statistics
@@ -55,6 +54,10 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import rounds  # noqa: E402
+from torch_support import (import_stencilad, import_torch,  # noqa: E402
+                           write_outputs)
+
+TOOL = "torch_layer.py"
 
 # Relative tolerances of the comparison (to max(1, max |ours|)), by dtype:
 # the weight's gradient sums n^d products in another order than torch's.
@@ -67,26 +70,6 @@ SIZES = {2: [64, 128, 256, 512, 1024], 3: [32, 64, 128, 256]}
 QUICK = {2: [64], 3: [32]}
 # Sizes with fewer rounds (their batches are a second or more).
 FEW_ROUNDS = {(2, 1024): 2, (3, 256): 1}
-
-
-def import_torch():
-    try:
-        import torch
-    except ImportError as e:
-        sys.exit("torch_layer.py: PyTorch is required (Debian: apt-get "
-                 "install python3-torch): %s" % e)
-    return torch
-
-
-def import_stencilad(build_dir):
-    sys.path.insert(0, os.path.join(build_dir, "python"))
-    try:
-        import stencilad
-        import stencilad.torch as st
-    except ImportError as e:
-        sys.exit("torch_layer.py: stencilad not found in %s/python (build "
-                 "the project first): %s" % (build_dir, e))
-    return stencilad, st
 
 
 def layer_kernel(sa, dim, dtype, taps=3):
@@ -385,8 +368,9 @@ def main():
     p.add_argument("--markdown")
     p.add_argument("--json")
     args = p.parse_args()
-    torch = import_torch()
-    stencilad, st = import_stencilad(os.path.abspath(args.build_dir))
+    torch = import_torch(TOOL)
+    stencilad = import_stencilad(TOOL, os.path.abspath(args.build_dir))
+    import stencilad.torch as st
     threads = [int(t) for t in args.threads.split(",") if t.strip()]
     dtypes = [d for d in args.dtypes.split(",") if d]
     sizes = QUICK if args.quick or args.check else SIZES
@@ -426,20 +410,10 @@ def main():
             over[dtype] = overhead(torch, stencilad, st, dtype,
                                    min_time=3 * args.min_time)
             table += "\n" + overhead_table(over[dtype], dtype)
-    print()
-    print(table)
-    if args.markdown:
-        with open(args.markdown, "w") as out:
-            out.write(table)
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"torch": torch.__version__, "check": errors,
-                       "overhead_us": over,
-                       "results": [{"layer": "%dd" % k[0], "n": k[1],
-                                    "dtype": k[2], "threads": k[3],
-                                    "ms": e} for k, e in results]},
-                      out, indent=1)
-            out.write("\n")
+    write_outputs(table, args.markdown, args.json, lambda: {
+        "torch": torch.__version__, "check": errors, "overhead_us": over,
+        "results": [{"layer": "%dd" % k[0], "n": k[1], "dtype": k[2],
+                     "threads": k[3], "ms": e} for k, e in results]})
 
 
 if __name__ == "__main__":

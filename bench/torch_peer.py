@@ -40,7 +40,6 @@
 # ===----------------------------------------------------------------------=== #
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -49,6 +48,9 @@ import time
 
 import numpy as np
 
+from torch_support import import_stencilad, import_torch, write_outputs
+
+TOOL = "torch_peer.py"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNEL = os.path.join(ROOT, "bench", "kernels", "filter3d.mlir")
 # Relative tolerances of the comparison (to max(1, max |ours|)).
@@ -58,25 +60,6 @@ TOLERANCE = {"r": 1e-12, "u_b": 1e-12, "w_b": 1e-10}
 PAUSE = 0.25
 CONTENDERS = ["ours_primal", "ours_adjoint", "torch_forward", "torch_backward",
               "torch_forward_det", "torch_backward_det"]
-
-
-def import_torch():
-    try:
-        import torch
-    except ImportError as e:
-        sys.exit("torch_peer.py: PyTorch is required (Debian: apt-get install "
-                 "python3-torch): %s" % e)
-    return torch
-
-
-def import_stencilad(build_dir):
-    sys.path.insert(0, os.path.join(build_dir, "python"))
-    try:
-        import stencilad
-    except ImportError as e:
-        sys.exit("torch_peer.py: stencilad not found in %s/python (build the "
-                 "project first): %s" % (build_dir, e))
-    return stencilad
 
 
 class Problem:
@@ -268,8 +251,8 @@ def main():
     p.add_argument("--json", help="write the times and ratios here")
     p.add_argument("--markdown", help="write the tables here")
     args = p.parse_args()
-    torch = import_torch()
-    stencilad = import_stencilad(os.path.abspath(args.build_dir))
+    torch = import_torch(TOOL)
+    stencilad = import_stencilad(TOOL, os.path.abspath(args.build_dir))
     torch.set_default_dtype(torch.float64)
     threads = [int(t) for t in args.threads.split(",") if t.strip()]
     n = args.n or (24 if args.check else 256)
@@ -287,21 +270,12 @@ def main():
     results = measure(torch, make_runs(torch, f, problem), threads,
                       args.rounds, args.min_time)
     table = markdown(results, n, args.rounds)
-    print()
-    print(table)
-    if args.markdown:
-        with open(args.markdown, "w") as out:
-            out.write(table)
-    if args.json:
-        summary = {"n": n, "rounds": args.rounds, "min_time": args.min_time,
-                   "torch": torch.__version__, "check": errors,
-                   "seconds": {str(t): times for t, times in results.items()},
-                   "ratios": {str(t): {"%s/%s" % (a, b): ratio(results[t], a, b)
-                                       for a, b, _ in RATIOS}
-                              for t in results}}
-        with open(args.json, "w") as out:
-            json.dump(summary, out, indent=1)
-            out.write("\n")
+    write_outputs(table, args.markdown, args.json, lambda: {
+        "n": n, "rounds": args.rounds, "min_time": args.min_time,
+        "torch": torch.__version__, "check": errors,
+        "seconds": {str(t): times for t, times in results.items()},
+        "ratios": {str(t): {"%s/%s" % (a, b): ratio(results[t], a, b)
+                            for a, b, _ in RATIOS} for t in results}})
 
 
 if __name__ == "__main__":
