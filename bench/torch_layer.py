@@ -41,7 +41,6 @@
 # ===----------------------------------------------------------------------=== #
 
 import argparse
-import ctypes
 import os
 import random
 import statistics
@@ -305,15 +304,7 @@ def ctypes_calls(f, primal, extra):
             by_name = dict(zip(f.adjoint.keywords, primal))
             by_name.update(extra)
             args = [by_name[k] for k in g.keywords]
-        layout = g.module._layout
-        keep, cargs = [], []
-        for p, v in zip(g.params, args):
-            if p["kind"] == "descriptor":
-                d = layout.fill(p, v)
-                keep.append(d)
-                cargs.append(ctypes.addressof(d))
-            else:
-                cargs.append(v)
+        cargs, keep = g._pack(g.params, args)
         cfunc = g._cfunc
 
         keep.append(args)   # the arrays the descriptors point into

@@ -268,7 +268,9 @@ class Function:
                            if isinstance(v, np.ndarray)], where)
         return out
 
-    def _invoke(self, params, values, threads):
+    def _pack(self, params, values):
+        """(the C call's arguments, the descriptors they point to, which
+        must stay alive while it runs)."""
         layout = self.module._layout
         cargs, keep = [], []
         for p, v in zip(params, values):
@@ -278,6 +280,10 @@ class Function:
                 cargs.append(ctypes.addressof(d))
             else:
                 cargs.append(v)
+        return cargs, keep
+
+    def _invoke(self, params, values, threads):
+        cargs, keep = self._pack(params, values)
         passing = self.entry["result_passing"]
         if passing == "pointer":
             if self._results_type is None:
