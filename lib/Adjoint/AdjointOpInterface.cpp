@@ -29,3 +29,14 @@ void AdjointState::addAdjoint(OpBuilder &builder, Location loc, Value value,
   }
   adjoint = arith::AddFOp::create(builder, loc, adjoint, contribution);
 }
+
+InFlightDiagnostic mlir::stencil::emitNoAdjointRule(Operation *op) {
+  InFlightDiagnostic diag = op->emitOpError("has no adjoint rule");
+  if (op->getNumRegions() != 0)
+    diag << "; of the ops with regions only scf.if with results is "
+            "differentiated: write a choice as arith.select where both "
+            "values are defined at every point, or as scf.if yielding the "
+            "value where one may not be (sqrt, log or a division where the "
+            "condition excludes it)";
+  return diag;
+}

@@ -112,11 +112,15 @@ checkTopLevelOp(Operation *op, const llvm::DenseSet<Value> &activeArrays,
   if (isa<DomainOp, func::ReturnOp, memref::AllocOp, memref::DeallocOp>(op))
     return success();
   bool readsMemory = isa<memref::LoadOp>(op);
-  if (op->getNumRegions() != 0 || (!readsMemory && !isMemoryEffectFree(op)))
+  // A choice between scalars has a rule when its arms are pure.
+  bool choice = isa<scf::IfOp>(op) && op->getNumResults() != 0;
+  if ((op->getNumRegions() != 0 && !choice) ||
+      (!readsMemory && !isMemoryEffectFree(op)))
     return op->emitOpError(
         "is not supported yet at the top level of a function to "
         "differentiate (expected stencil.domain, side-effect free scalar "
-        "ops, loads from passive arrays, memref.alloc/dealloc)");
+        "ops and scf.if with results, loads from passive arrays, "
+        "memref.alloc/dealloc)");
   for (Value operand : op->getOperands()) {
     if (!isa<MemRefType>(operand.getType()))
       continue;
@@ -429,7 +433,7 @@ LogicalResult ad::reverseScalarOp(OpBuilder &builder, Operation *op,
     return success();
   auto rule = dyn_cast<AdjointOpInterface>(op);
   if (!rule)
-    return op->emitOpError("has no adjoint rule");
+    return emitNoAdjointRule(op);
   return rule.emitAdjoint(builder, state);
 }
 
@@ -537,7 +541,7 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
       continue;
     auto rule = dyn_cast<AdjointOpInterface>(op);
     if (!rule)
-      return op.emitOpError("has no adjoint rule");
+      return emitNoAdjointRule(&op);
     if (failed(rule.emitAdjoint(bodyBuilder, state)))
       return failure();
   }

@@ -76,6 +76,10 @@ public:
   SmallVector<Value> resultSeeds;
 };
 
+/// Reports at `op` that it has no adjoint rule; for an op with regions, the
+/// message says which choice ops are differentiated (arith.select, scf.if).
+InFlightDiagnostic emitNoAdjointRule(Operation *op);
+
 } // namespace mlir::stencil
 
 #include "Stencil/Adjoint/AdjointOpInterface.h.inc"
