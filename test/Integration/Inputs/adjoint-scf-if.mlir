@@ -98,3 +98,43 @@ func.func @two_results(%u: memref<?xf64> {stencil.active}, %c: memref<?xf64> {st
   }
   return %sum : f64
 }
+
+// A time loop (docs/TimeLoops.md) whose step holds a choice between
+// scalars, e = s > 0 ? log(s) : s, and one in a domain body:
+// y[i] = x[i] + 0.1 * e * (t > 0 ? sqrt(t) : t), t = x[i-1] - x[i+1].
+func.func @loop(%a: memref<?xf64> {stencil.active}, %b: memref<?xf64> {stencil.active},
+                %s: f64 {stencil.active}, %n: index, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %dt = arith.constant 0.1 : f64
+  %r:2 = scf.for %k = %c0 to %steps step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf64>, memref<?xf64>) {
+    %p = arith.cmpf ogt, %s, %zero : f64
+    %e = scf.if %p -> (f64) {
+      %l = math.log %s : f64
+      scf.yield %l : f64
+    } else {
+      scf.yield %s : f64
+    }
+    %g = arith.mulf %dt, %e : f64
+    stencil.domain (%i) = (1) to (%n - 1) {
+      %u = stencil.gather %x[-1] : memref<?xf64>
+      %v = stencil.gather %x[1] : memref<?xf64>
+      %m = stencil.gather %x[0] : memref<?xf64>
+      %t = arith.subf %u, %v : f64
+      %c = arith.cmpf ogt, %t, %zero : f64
+      %f = scf.if %c -> (f64) {
+        %q = math.sqrt %t : f64
+        scf.yield %q : f64
+      } else {
+        scf.yield %t : f64
+      }
+      %gf = arith.mulf %g, %f : f64
+      %w = arith.addf %m, %gf : f64
+      stencil.store %w to %y : memref<?xf64>
+    }
+    scf.yield %y, %x : memref<?xf64>, memref<?xf64>
+  }
+  return
+}
