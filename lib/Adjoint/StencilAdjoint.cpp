@@ -89,19 +89,6 @@ static void emitZeroFill(OpBuilder &builder, Location loc, Value array) {
   StoreOp::create(builder, loc, zero, array, /*dims=*/nullptr);
 }
 
-/// Erases the ops of `block` whose results are unused and that have no
-/// effect other than reading memory, so that the recomputed primal keeps
-/// only what the partial derivatives need. Calls count as pure: the dialect
-/// requires callees in a domain to be pure functions of their operands.
-static void eraseDeadOps(Block *block) {
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block))) {
-    if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
-      continue;
-    if (isa<GatherOp, CallOpInterface>(op) || isMemoryEffectFree(&op))
-      op.erase();
-  }
-}
-
 /// Checks that `op` may stand at the top level of a function to
 /// differentiate. Loads and views are allowed on passive arrays that no
 /// domain writes: the forward sweep replays them in order, and a view of an
@@ -552,7 +539,7 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
       sums.push_back(ad::getAdjointOrZero(bodyBuilder, loc, state, capture));
     YieldOp::create(bodyBuilder, loc, sums);
   }
-  eraseDeadOps(body);
+  eraseDeadBodyOps(*body);
   if (failed(checkClobberedReads(domain, adjointDomain)))
     return failure();
 

@@ -388,6 +388,11 @@ LogicalResult DomainOp::verifyRegions() {
     }
     if (isa<DomainOp, YieldOp>(op) || isa<CallOpInterface>(op))
       return WalkResult::advance();
+    // An op with regions (scf.if) has the effects of the ops it holds, which
+    // the walk checks one by one: a call in an arm is allowed as elsewhere.
+    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+        !isa<MemoryEffectOpInterface>(op))
+      return WalkResult::advance();
     if (!isMemoryEffectFree(op)) {
       op->emitOpError("has memory effects, which a stencil.domain body does "
                       "not allow; access arrays with stencil.gather, "

@@ -19,8 +19,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -59,18 +57,6 @@ static SmallVector<Value> getActiveCaptures(scf::IfOp op,
         captures.insert(operand);
   });
   return captures.takeVector();
-}
-
-/// Erases the ops of `block` whose results are unused and that have no
-/// effect: the recomputation keeps what the derivatives need. Calls count as
-/// pure, as in a domain body.
-static void eraseDeadOps(Block &block) {
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block))) {
-    if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
-      continue;
-    if (isa<CallOpInterface>(op) || isMemoryEffectFree(&op))
-      op.erase();
-  }
 }
 
 /// Fills `block` (empty) with the reverse of the arm `arm`: recomputes its
@@ -115,7 +101,7 @@ static LogicalResult reverseArm(Block &arm, Block &block, Location loc,
     cotangents.push_back(cotangent);
   }
   scf::YieldOp::create(builder, loc, cotangents);
-  eraseDeadOps(block);
+  eraseDeadBodyOps(block);
   return success();
 }
 

@@ -196,3 +196,40 @@ func.func @top_level(%s: f64 {stencil.active}, %u: memref<?xf64> {stencil.active
   }
   return
 }
+
+// A call in an arm (allowed in a body as elsewhere) with its partial: the
+// adjoint's arm calls the partial only, and the recomputed primal branch,
+// now unused, goes.
+// CHECK-LABEL: func.func @call_in_arm_adjoint(
+// CHECK-NOT: call @log_of
+// CHECK: %[[G:.*]] = scf.if %{{.*}} -> (f64) {
+// CHECK-NEXT: %[[D:.*]] = func.call @dlog_of(%{{.*}}) : (f64) -> f64
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %{{.*}}, %[[D]] : f64
+// CHECK-NEXT: scf.yield %[[P]] : f64
+// CHECK: stencil.accumulate %[[G]]
+// CHECK-NOT: call @log_of
+// CHECK: return
+func.func private @log_of(%x: f64) -> f64 {
+  %l = math.log %x : f64
+  return %l : f64
+}
+func.func private @dlog_of(%x: f64) -> f64 {
+  %one = arith.constant 1.0 : f64
+  %d = arith.divf %one, %x : f64
+  return %d : f64
+}
+func.func @call_in_arm(%u: memref<?xf64> {stencil.active}, %r: memref<?xf64> {stencil.active}, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %a = stencil.gather %u[-1] : memref<?xf64>
+    %zero = arith.constant 0.0 : f64
+    %c = arith.cmpf ogt, %a, %zero : f64
+    %x = scf.if %c -> (f64) {
+      %s = func.call @log_of(%a) {stencil.partials = [@dlog_of]} : (f64) -> f64
+      scf.yield %s : f64
+    } else {
+      scf.yield %zero : f64
+    }
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
