@@ -27,6 +27,8 @@ namespace mlir::stencil::importc {
 struct FunctionAST {
   const clang::FunctionDecl *decl = nullptr;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> paramIndex;
+  /// The declaration of each entry of FunctionPlan::params.
+  llvm::SmallVector<const clang::ValueDecl *> declOf;
   struct Nest {
     const clang::ForStmt *outer = nullptr;
     llvm::SmallVector<const clang::VarDecl *> counters;
@@ -41,6 +43,8 @@ struct FunctionAST {
   };
   /// Parallel to FunctionPlan::nests.
   std::vector<Nest> nests;
+  /// Per time loop of the plan: its statement.
+  std::vector<const clang::ForStmt *> timeLoops;
   /// An access expression (the outermost subscript, or `*p`) -> its
   /// (nest, access) in the plan.
   llvm::DenseMap<const clang::Expr *, std::pair<unsigned, unsigned>> accessOf;
@@ -71,8 +75,23 @@ LogicalResult checkAliasing(Analysis &a);
 /// locals; fills plan.nests and ast.nests (the accesses through
 /// analyzeAccesses).
 LogicalResult analyzeBody(Analysis &a);
-/// Nests.cpp: `for (int i = lo; i < hi; i++)` headers of a perfect nest.
+/// Nests.cpp: a perfect nest (plan.nests, ast.nests, its accesses).
+LogicalResult analyzeNest(Analysis &a, const clang::ForStmt *outer);
+/// Nests.cpp: one loop's counter and bounds (maps of one result).
+struct LoopBounds {
+  const clang::VarDecl *counter;
+  AffineMap lower, upper;
+};
+FailureOr<LoopBounds> analyzeLoopHeader(Analysis &a, const clang::ForStmt *f);
+/// Nests.cpp: declarations outside the nests: counters, float scalars,
+/// pointer locals (arrays of the plan after the parameters).
+LogicalResult declareLocals(Analysis &a, const clang::DeclStmt *decl);
+/// Nests.cpp: true if `v` is a counter of nest `nest`.
 bool isLoopCounter(const Analysis &a, unsigned nest, const clang::VarDecl *v);
+
+/// TimeLoops.cpp: a loop whose body holds nests and pointer rotations.
+bool isTimeLoop(const clang::ForStmt *f);
+LogicalResult analyzeTimeLoop(Analysis &a, const clang::ForStmt *f);
 
 /// Accesses.cpp: the accesses of nest `nest`'s body.
 LogicalResult analyzeAccesses(Analysis &a, unsigned nest);
