@@ -1,0 +1,689 @@
+//===- Delinearize.cpp - Multi-dimensional form of linearized indices -----===//
+//
+// This file implements Delinearize.h: the polynomial arithmetic (checked,
+// bounded), then the layout inference, merging and the decomposition of one
+// access. The strides of a layout are ordered by the key (degree, leading
+// coefficient), largest first: when a stride s divides t with a quotient
+// other than 1 whose leading coefficient is positive, t has the larger key,
+// so sorting by the key and checking consecutive divisibility finds a chain
+// whenever the strides form one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Delinearize.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::stencil::importc;
+
+//===----------------------------------------------------------------------===//
+// AtomTable and Polynomial
+//===----------------------------------------------------------------------===//
+
+unsigned AtomTable::add(StringRef name, bool counter) {
+  names.push_back(name.str());
+  counters.push_back(counter);
+  return names.size() - 1;
+}
+
+namespace {
+using Term = Polynomial::Term;
+
+/// Graded lex: higher degree first, then the lexicographically smaller
+/// sorted atom list (the one with more of the smallest atom id).
+bool leadsBefore(const Term &a, const Term &b) {
+  if (a.atoms.size() != b.atoms.size())
+    return a.atoms.size() > b.atoms.size();
+  return std::lexicographical_compare(a.atoms.begin(), a.atoms.end(),
+                                      b.atoms.begin(), b.atoms.end());
+}
+
+/// q = a / b when b divides a exactly, without the INT64_MIN / -1 overflow.
+bool divideExact(int64_t a, int64_t b, int64_t &q) {
+  if (b == 0)
+    return false;
+  if (b == -1)
+    return !llvm::SubOverflow<int64_t>(0, a, q);
+  if (a % b != 0)
+    return false;
+  q = a / b;
+  return true;
+}
+
+/// Removes the multiset `part` from the sorted list `whole`; false if `part`
+/// is not contained in it.
+bool removeAtoms(ArrayRef<unsigned> whole, ArrayRef<unsigned> part,
+                 SmallVectorImpl<unsigned> &rest) {
+  rest.clear();
+  size_t p = 0;
+  for (unsigned atom : whole) {
+    if (p < part.size() && part[p] == atom) {
+      ++p;
+      continue;
+    }
+    rest.push_back(atom);
+  }
+  return p == part.size();
+}
+} // namespace
+
+Polynomial Polynomial::invalid(State state) {
+  Polynomial result;
+  result.state = state;
+  return result;
+}
+
+Polynomial Polynomial::constant(int64_t value) { return monomial(value, {}); }
+
+Polynomial Polynomial::atom(unsigned id) { return monomial(1, {id}); }
+
+Polynomial Polynomial::monomial(int64_t coefficient, ArrayRef<unsigned> atoms) {
+  Polynomial result;
+  result.terms.push_back(
+      Term{SmallVector<unsigned, 4>(atoms.begin(), atoms.end()), coefficient});
+  llvm::sort(result.terms.front().atoms);
+  result.normalize();
+  return result;
+}
+
+void Polynomial::normalize() {
+  if (!isValid()) {
+    terms.clear();
+    return;
+  }
+  for (const Term &term : terms)
+    if (term.atoms.size() > kMaxDegree) {
+      *this = invalid(State::TooLarge);
+      return;
+    }
+  llvm::sort(terms, leadsBefore); // equal keys are summed below
+  SmallVector<Term> combined;
+  for (Term &term : terms) {
+    if (!combined.empty() && combined.back().atoms == term.atoms) {
+      int64_t sum;
+      if (llvm::AddOverflow(combined.back().coefficient, term.coefficient,
+                            sum)) {
+        *this = invalid(State::Overflow);
+        return;
+      }
+      combined.back().coefficient = sum;
+      continue;
+    }
+    if (!combined.empty() && combined.back().coefficient == 0)
+      combined.pop_back();
+    combined.push_back(std::move(term));
+  }
+  if (!combined.empty() && combined.back().coefficient == 0)
+    combined.pop_back();
+  if (combined.size() > kMaxTerms) {
+    *this = invalid(State::TooLarge);
+    return;
+  }
+  terms = std::move(combined);
+}
+
+Polynomial Polynomial::operator+(const Polynomial &other) const {
+  if (!isValid())
+    return *this;
+  if (!other.isValid())
+    return other;
+  Polynomial result = *this;
+  result.terms.append(other.terms.begin(), other.terms.end());
+  result.normalize();
+  return result;
+}
+
+Polynomial Polynomial::operator-(const Polynomial &other) const {
+  return *this + (-other);
+}
+
+Polynomial Polynomial::operator-() const { return scaled(-1); }
+
+Polynomial Polynomial::scaled(int64_t factor) const {
+  if (!isValid())
+    return *this;
+  Polynomial result = *this;
+  for (Term &term : result.terms)
+    if (llvm::MulOverflow(term.coefficient, factor, term.coefficient))
+      return invalid(State::Overflow);
+  result.normalize();
+  return result;
+}
+
+Polynomial Polynomial::operator*(const Polynomial &other) const {
+  if (!isValid())
+    return *this;
+  if (!other.isValid())
+    return other;
+  Polynomial result;
+  for (const Term &a : terms)
+    for (const Term &b : other.terms) {
+      if (a.atoms.size() + b.atoms.size() > kMaxDegree)
+        return invalid(State::TooLarge);
+      Term product;
+      if (llvm::MulOverflow(a.coefficient, b.coefficient, product.coefficient))
+        return invalid(State::Overflow);
+      std::merge(a.atoms.begin(), a.atoms.end(), b.atoms.begin(),
+                 b.atoms.end(), std::back_inserter(product.atoms));
+      result.terms.push_back(std::move(product));
+    }
+  result.normalize();
+  return result;
+}
+
+bool Polynomial::isConstant() const {
+  return isValid() &&
+         (terms.empty() || (terms.size() == 1 && terms[0].atoms.empty()));
+}
+
+std::optional<int64_t> Polynomial::constantValue() const {
+  if (!isConstant())
+    return std::nullopt;
+  return terms.empty() ? 0 : terms[0].coefficient;
+}
+
+unsigned Polynomial::degree() const {
+  return terms.empty() ? 0 : terms.front().atoms.size();
+}
+
+std::optional<Polynomial>
+Polynomial::divideExactly(const Polynomial &divisor) const {
+  if (!isValid() || !divisor.isValid() || divisor.terms.empty())
+    return std::nullopt;
+  const Term &lead = divisor.terms.front();
+  Polynomial quotient, rest = *this;
+  // Each step removes the leading term of `rest` and adds smaller ones; the
+  // bound only stops pathological inputs (degree <= kMaxDegree).
+  for (unsigned step = 0; !rest.terms.empty(); ++step) {
+    if (step > 4 * kMaxTerms || !rest.isValid())
+      return std::nullopt;
+    const Term &top = rest.terms.front();
+    Term q;
+    if (!removeAtoms(top.atoms, lead.atoms, q.atoms) ||
+        !divideExact(top.coefficient, lead.coefficient, q.coefficient))
+      return std::nullopt;
+    Polynomial qPoly = monomial(q.coefficient, q.atoms);
+    quotient = quotient + qPoly;
+    rest = rest - qPoly * divisor;
+  }
+  if (!quotient.isValid())
+    return std::nullopt;
+  return quotient;
+}
+
+void Polynomial::print(raw_ostream &os, function_ref<StringRef(unsigned)> name,
+                       function_ref<bool(unsigned)> isCounter) const {
+  if (state == State::Overflow) {
+    os << "<overflow>";
+    return;
+  }
+  if (state == State::TooLarge) {
+    os << "<too large>";
+    return;
+  }
+  if (terms.empty()) {
+    os << "0";
+    return;
+  }
+  for (auto [index, term] : llvm::enumerate(terms)) {
+    bool negative = term.coefficient < 0;
+    if (index == 0)
+      os << (negative ? "-" : "");
+    else
+      os << (negative ? " - " : " + ");
+    uint64_t magnitude = negative ? 0 - uint64_t(term.coefficient)
+                                  : uint64_t(term.coefficient);
+    if (term.atoms.empty() || magnitude != 1) {
+      os << magnitude;
+      if (!term.atoms.empty())
+        os << "*";
+    }
+    SmallVector<unsigned, 4> order;
+    for (bool counters : {true, false})
+      for (unsigned atom : term.atoms)
+        if ((isCounter && isCounter(atom)) == counters)
+          order.push_back(atom);
+    llvm::interleave(
+        order, os, [&](unsigned atom) { os << name(atom); }, "*");
+  }
+}
+
+void Polynomial::print(raw_ostream &os, const AtomTable &atoms) const {
+  print(
+      os, [&](unsigned id) { return atoms.name(id); },
+      [&](unsigned id) { return atoms.isCounter(id); });
+}
+
+std::string Polynomial::str(const AtomTable &atoms) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  print(os, atoms);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// LinearLayout
+//===----------------------------------------------------------------------===//
+
+std::optional<Polynomial> LinearLayout::extent(unsigned a) const {
+  if (a == 0 || a >= strides.size())
+    return std::nullopt;
+  return strides[a - 1].divideExactly(strides[a]);
+}
+
+void LinearLayout::printStrides(raw_ostream &os,
+                                const AtomTable &atoms) const {
+  os << "(";
+  llvm::interleaveComma(strides, os,
+                        [&](const Polynomial &s) { s.print(os, atoms); });
+  os << ")";
+}
+
+void LinearLayout::printExtents(raw_ostream &os, StringRef array,
+                                const AtomTable &atoms) const {
+  os << array << "[?]";
+  for (unsigned a = 1; a < strides.size(); ++a) {
+    os << "[";
+    if (std::optional<Polynomial> e = extent(a))
+      e->print(os, atoms);
+    else
+      os << "?";
+    os << "]";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The coefficient of one counter in an index.
+struct CounterPart {
+  unsigned counter;
+  Polynomial coefficient;
+};
+
+std::string toString(const Polynomial &p, const AtomTable &atoms) {
+  return p.str(atoms);
+}
+
+std::string toString(const LinearLayout &layout, const AtomTable &atoms) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  layout.printStrides(os, atoms);
+  return text;
+}
+
+LogicalResult checkValid(const Polynomial &p, StringRef what,
+                         std::string &why) {
+  switch (p.getState()) {
+  case Polynomial::State::Valid:
+    return success();
+  case Polynomial::State::Overflow:
+    why = ("the " + what + " overflows 64-bit integer arithmetic").str();
+    return failure();
+  case Polynomial::State::TooLarge:
+    why = ("the " + what + " is too large to delinearize (more than " +
+           Twine(Polynomial::kMaxTerms) + " terms or a term of degree above " +
+           Twine(Polynomial::kMaxDegree) + ")")
+              .str();
+    return failure();
+  }
+  return failure();
+}
+
+/// Splits `index` into the coefficient of each counter (in order of first
+/// appearance) and the part without counters.
+LogicalResult splitByCounter(const Polynomial &index, const AtomTable &atoms,
+                             SmallVectorImpl<CounterPart> &parts,
+                             Polynomial &remainder, std::string &why) {
+  if (failed(checkValid(index, "index", why)))
+    return failure();
+  remainder = Polynomial();
+  for (const Term &term : index.getTerms()) {
+    SmallVector<unsigned, 2> counters;
+    SmallVector<unsigned, 4> rest;
+    for (unsigned atom : term.atoms) {
+      if (atoms.isCounter(atom))
+        counters.push_back(atom);
+      else
+        rest.push_back(atom);
+    }
+    Polynomial rest_poly = Polynomial::monomial(term.coefficient, rest);
+    if (counters.empty()) {
+      remainder = remainder + rest_poly;
+      continue;
+    }
+    if (counters.size() > 1) {
+      std::string termText =
+          Polynomial::monomial(term.coefficient, term.atoms).str(atoms);
+      StringRef first = atoms.name(counters[0]);
+      why = ("the index " + index.str(atoms) + " is not affine in " + first +
+             ": the term " + termText + " multiplies " + first +
+             (counters[1] == counters[0]
+                  ? Twine(" by itself")
+                  : " by the loop counter " + atoms.name(counters[1])) +
+             "; a stencil access adds a constant offset to each counter")
+                .str();
+      return failure();
+    }
+    auto *part = llvm::find_if(
+        parts, [&](const CounterPart &p) { return p.counter == counters[0]; });
+    if (part == parts.end())
+      parts.push_back({counters[0], rest_poly});
+    else
+      part->coefficient = part->coefficient + rest_poly;
+  }
+  // Terms that cancel leave a counter with coefficient 0: it does not index.
+  llvm::erase_if(parts, [](const CounterPart &p) {
+    return p.coefficient.isZero();
+  });
+  if (failed(checkValid(remainder, "index", why)))
+    return failure();
+  for (const CounterPart &part : parts)
+    if (failed(checkValid(part.coefficient, "index", why)))
+      return failure();
+  return success();
+}
+
+/// A stride must be a valid, non-zero polynomial with a positive leading
+/// coefficient. `what` names it in the message.
+LogicalResult checkStride(const Polynomial &stride, const Twine &what,
+                          const AtomTable &atoms, std::string &why) {
+  if (failed(checkValid(stride, "stride", why)))
+    return failure();
+  if (stride.isZero()) {
+    why = (what + " is 0").str();
+    return failure();
+  }
+  if (stride.getTerms().front().coefficient < 0) {
+    why = (what + ", " + toString(stride, atoms) +
+           ", is negative: the access runs backwards through the array, "
+           "which is not a stencil access")
+              .str();
+    return failure();
+  }
+  return success();
+}
+
+/// The order of strides in a layout: (degree, leading coefficient), largest
+/// first.
+bool strideBefore(const Polynomial &a, const Polynomial &b) {
+  if (a.degree() != b.degree())
+    return a.degree() > b.degree();
+  return a.getTerms().front().coefficient > b.getTerms().front().coefficient;
+}
+
+/// strideBefore made total (ties broken by the terms), for a deterministic
+/// order of strides that do not form a chain.
+bool strideOrder(const Polynomial &a, const Polynomial &b) {
+  if (strideBefore(a, b) || strideBefore(b, a))
+    return strideBefore(a, b);
+  ArrayRef<Term> x = a.getTerms(), y = b.getTerms();
+  return std::lexicographical_compare(
+      x.begin(), x.end(), y.begin(), y.end(), [](const Term &s, const Term &t) {
+        if (s.atoms != t.atoms)
+          return leadsBefore(s, t);
+        return s.coefficient < t.coefficient;
+      });
+}
+
+/// Whether `inner` divides `outer` with a quotient other than 1.
+bool nests(const Polynomial &outer, const Polynomial &inner) {
+  std::optional<Polynomial> q = outer.divideExactly(inner);
+  return q && q->getTerms().front().coefficient > 0 &&
+         q->constantValue() != std::optional<int64_t>(1);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+FailureOr<LinearLayout>
+mlir::stencil::importc::inferLayout(const Polynomial &index,
+                                    const AtomTable &atoms, std::string &why) {
+  SmallVector<CounterPart> parts;
+  Polynomial remainder;
+  if (failed(splitByCounter(index, atoms, parts, remainder, why)))
+    return failure();
+  for (const CounterPart &part : parts)
+    if (failed(checkStride(part.coefficient,
+                           "the coefficient of " + atoms.name(part.counter),
+                           atoms, why)))
+      return failure();
+  llvm::sort(parts, [](const CounterPart &a, const CounterPart &b) {
+    if (strideBefore(a.coefficient, b.coefficient) ||
+        strideBefore(b.coefficient, a.coefficient))
+      return strideBefore(a.coefficient, b.coefficient);
+    return a.counter < b.counter;
+  });
+  LinearLayout layout;
+  for (auto [a, part] : llvm::enumerate(parts)) {
+    if (a > 0) {
+      const CounterPart &outer = parts[a - 1];
+      StringRef o = atoms.name(outer.counter), i = atoms.name(part.counter);
+      std::string os = toString(outer.coefficient, atoms),
+                  is = toString(part.coefficient, atoms);
+      if (outer.coefficient == part.coefficient) {
+        why = (o + " and " + i + " have the same stride " + os +
+               ", so they index the same dimension; a stencil access "
+               "indexes each dimension with its own counter")
+                  .str();
+        return failure();
+      }
+      if (!nests(outer.coefficient, part.coefficient)) {
+        why = ("the strides of " + o + " (" + os + ") and " + i + " (" + is +
+               ") do not nest: " + os + " is not a multiple of " + is +
+               ", so the index is not a row-major linearization of an array")
+                  .str();
+        return failure();
+      }
+    }
+    layout.strides.push_back(part.coefficient);
+  }
+  return layout;
+}
+
+FailureOr<LinearLayout>
+mlir::stencil::importc::layoutFromExtents(ArrayRef<Polynomial> extents,
+                                          const AtomTable &atoms,
+                                          std::string &why) {
+  if (extents.empty()) {
+    why = "no extents were given";
+    return failure();
+  }
+  LinearLayout layout;
+  layout.strides.assign(extents.size(), Polynomial::constant(1));
+  for (unsigned a = extents.size() - 1; a >= 1; --a) {
+    const Polynomial &extent = extents[a];
+    std::string what = ("the extent of dimension " + Twine(a)).str();
+    if (failed(checkStride(extent, what, atoms, why)))
+      return failure();
+    for (const Term &term : extent.getTerms())
+      for (unsigned atom : term.atoms)
+        if (atoms.isCounter(atom)) {
+          why = (what + ", " + toString(extent, atoms) +
+                 ", depends on the loop counter " + atoms.name(atom))
+                    .str();
+          return failure();
+        }
+    if (extent.constantValue() == std::optional<int64_t>(1)) {
+      why = what + " is 1: its index cannot be told from the next one's";
+      return failure();
+    }
+    layout.strides[a - 1] = layout.strides[a] * extent;
+    if (failed(checkValid(layout.strides[a - 1], "product of the extents",
+                          why)))
+      return failure();
+  }
+  return layout;
+}
+
+LogicalResult mlir::stencil::importc::mergeLayouts(LinearLayout &layout,
+                                                   const LinearLayout &access,
+                                                   bool declared,
+                                                   StringRef array,
+                                                   const AtomTable &atoms,
+                                                   std::string &why) {
+  for (const Polynomial &stride : access.strides)
+    if (failed(checkStride(stride, "a stride of the access", atoms, why)))
+      return failure();
+  if (declared) {
+    for (const Polynomial &stride : access.strides) {
+      if (llvm::is_contained(layout.strides, stride))
+        continue;
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "the strides " << toString(access, atoms)
+         << " of this access do not match the extents of ";
+      layout.printExtents(os, array, atoms);
+      os << " (strides " << toString(layout, atoms) << "): "
+         << toString(stride, atoms) << " is not one of them";
+      why = text;
+      return failure();
+    }
+    return success();
+  }
+  LinearLayout merged = layout;
+  for (const Polynomial &stride : access.strides)
+    if (!llvm::is_contained(merged.strides, stride))
+      merged.strides.push_back(stride);
+  for (const Polynomial &stride : merged.strides)
+    if (failed(checkStride(stride, "a stride of " + array, atoms, why)))
+      return failure();
+  llvm::sort(merged.strides, strideOrder);
+  for (unsigned a = 1; a < merged.strides.size(); ++a) {
+    if (nests(merged.strides[a - 1], merged.strides[a]))
+      continue;
+    why = ("the strides " + toString(access, atoms) +
+           " of this access do not nest with the strides " +
+           toString(layout, atoms) + " of the other accesses of " + array +
+           ": " + toString(merged.strides[a - 1], atoms) +
+           " is not a multiple of " + toString(merged.strides[a], atoms))
+              .str();
+    return failure();
+  }
+  layout = std::move(merged);
+  return success();
+}
+
+LogicalResult mlir::stencil::importc::completeLayout(LinearLayout &layout,
+                                                     StringRef array,
+                                                     const AtomTable &atoms,
+                                                     std::string &why) {
+  if (layout.strides.empty()) {
+    layout.strides.push_back(Polynomial::constant(1));
+    return success();
+  }
+  const Polynomial &inner = layout.strides.back();
+  if (inner.constantValue() == std::optional<int64_t>(1))
+    return success();
+  why = ("no access of " + array + " has a counter with stride 1 (the "
+         "smallest stride is " + toString(inner, atoms) +
+         "), so its innermost dimension is unknown; a counter with a "
+         "coefficient, as in " + array + "[2*i], is not a stencil access")
+            .str();
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Decomposition
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The message for a counter whose coefficient is not a stride.
+std::string notAStride(const CounterPart &part, const LinearLayout &layout,
+                       StringRef array, const AtomTable &atoms) {
+  StringRef name = atoms.name(part.counter);
+  std::string coefficient = toString(part.coefficient, atoms);
+  for (auto [a, stride] : llvm::enumerate(layout.strides)) {
+    std::optional<Polynomial> q = part.coefficient.divideExactly(stride);
+    if (!q || !q->isConstant())
+      continue;
+    return ("the counter " + name + " is multiplied by " + q->str(atoms) +
+            " (its coefficient is " + coefficient + ", the stride of " +
+            array + "'s dimension " + Twine(a) + " is " +
+            toString(stride, atoms) +
+            "): a stencil access adds a constant offset to each counter, "
+            "it does not scale it")
+        .str();
+  }
+  return ("the coefficient of " + name + ", " + coefficient +
+          ", is not one of the strides " + toString(layout, atoms) + " of " +
+          array)
+      .str();
+}
+} // namespace
+
+FailureOr<DelinearizedAccess>
+mlir::stencil::importc::decompose(const Polynomial &index,
+                                  const LinearLayout &layout, StringRef array,
+                                  const AtomTable &atoms, std::string &why) {
+  if (layout.strides.empty()) {
+    why = ("the layout of " + array + " has no dimensions").str();
+    return failure();
+  }
+  for (const Polynomial &stride : layout.strides)
+    if (failed(checkStride(stride, "a stride of " + array, atoms, why)))
+      return failure();
+  SmallVector<CounterPart> parts;
+  Polynomial remainder;
+  if (failed(splitByCounter(index, atoms, parts, remainder, why)))
+    return failure();
+
+  DelinearizedAccess access;
+  access.counter.assign(layout.rank(), std::nullopt);
+  access.offset.assign(layout.rank(), 0);
+  for (const CounterPart &part : parts) {
+    const auto *it = llvm::find(layout.strides, part.coefficient);
+    if (it == layout.strides.end()) {
+      why = notAStride(part, layout, array, atoms);
+      return failure();
+    }
+    unsigned a = it - layout.strides.begin();
+    if (access.counter[a]) {
+      why = (atoms.name(*access.counter[a]) + " and " +
+             atoms.name(part.counter) + " have the same stride " +
+             toString(*it, atoms) + ", so they index the same dimension; "
+             "a stencil access indexes each dimension with its own counter")
+                .str();
+      return failure();
+    }
+    access.counter[a] = part.counter;
+  }
+
+  // Greedy division of the constant part, outermost stride first.
+  Polynomial rest = remainder;
+  for (auto [a, stride] : llvm::enumerate(layout.strides)) {
+    const Term &lead = stride.getTerms().front();
+    const auto *match = llvm::find_if(
+        rest.getTerms(), [&](const Term &t) { return t.atoms == lead.atoms; });
+    if (match == rest.getTerms().end())
+      continue;
+    int64_t q = match->coefficient / lead.coefficient; // lead.coefficient > 0
+    if (q == 0)
+      continue;
+    rest = rest - stride.scaled(q);
+    if (failed(checkValid(rest, "offset", why)))
+      return failure();
+    access.offset[a] = q;
+  }
+  if (rest.isZero())
+    return access;
+  if (layout.rank() == 1 && layout.strides[0].constantValue() == 1)
+    why = ("the offset " + toString(remainder, atoms) + " in the index of " +
+           array + " is not an integer constant")
+              .str();
+  else
+    why = ("the offset " + toString(remainder, atoms) +
+           " is not a multiple of the strides " + toString(layout, atoms) +
+           " of " + array + " (" + toString(rest, atoms) + " is left over)")
+              .str();
+  return failure();
+}
