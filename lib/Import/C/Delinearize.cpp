@@ -199,9 +199,12 @@ Polynomial::divideExactly(const Polynomial &divisor) const {
   Polynomial quotient, rest = *this;
   // Each step removes the leading term of `rest` and adds smaller ones; the
   // bound only stops pathological inputs (degree <= kMaxDegree).
-  for (unsigned step = 0; !rest.terms.empty(); ++step) {
+  for (unsigned step = 0;; ++step) {
+    // An invalid `rest` has no terms too: test validity first.
     if (step > 4 * kMaxTerms || !rest.isValid())
       return std::nullopt;
+    if (rest.terms.empty())
+      break;
     const Term &top = rest.terms.front();
     Term q;
     if (!removeAtoms(top.atoms, lead.atoms, q.atoms) ||
@@ -436,7 +439,7 @@ bool strideOrder(const Polynomial &a, const Polynomial &b) {
 /// Whether `inner` divides `outer` with a quotient other than 1.
 bool nests(const Polynomial &outer, const Polynomial &inner) {
   std::optional<Polynomial> q = outer.divideExactly(inner);
-  return q && q->getTerms().front().coefficient > 0 &&
+  return q && !q->isZero() && q->getTerms().front().coefficient > 0 &&
          q->constantValue() != std::optional<int64_t>(1);
 }
 } // namespace
@@ -597,6 +600,17 @@ LogicalResult mlir::stencil::importc::completeLayout(LinearLayout &layout,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// c / d rounded to the nearest integer, halves toward zero (d > 0). With
+/// strides (64, 1), -63 is -64 + 1 (i-1, j+1) rather than 0*64 - 63: the
+/// offsets of a stencil are small next to the extents.
+int64_t roundedQuotient(int64_t c, int64_t d) {
+  int64_t q = c / d, r = c % d;
+  uint64_t magnitude = r < 0 ? 0 - uint64_t(r) : uint64_t(r);
+  if (2 * magnitude > uint64_t(d))
+    q += c < 0 ? -1 : 1;
+  return q;
+}
+
 /// The message for a counter whose coefficient is not a stride.
 std::string notAStride(const CounterPart &part, const LinearLayout &layout,
                        StringRef array, const AtomTable &atoms) {
@@ -666,7 +680,7 @@ mlir::stencil::importc::decompose(const Polynomial &index,
         rest.getTerms(), [&](const Term &t) { return t.atoms == lead.atoms; });
     if (match == rest.getTerms().end())
       continue;
-    int64_t q = match->coefficient / lead.coefficient; // lead.coefficient > 0
+    int64_t q = roundedQuotient(match->coefficient, lead.coefficient);
     if (q == 0)
       continue;
     rest = rest - stride.scaled(q);
@@ -686,4 +700,80 @@ mlir::stencil::importc::decompose(const Polynomial &index,
            " of " + array + " (" + toString(rest, atoms) + " is left over)")
               .str();
   return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Range check
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Whether `p` is a constant >= 0.
+bool provenNonNegative(const Polynomial &p) {
+  std::optional<int64_t> value = p.constantValue();
+  return value && *value >= 0;
+}
+
+/// `j + 1`, `j - 2`, `j`.
+std::string subscript(unsigned counter, int64_t offset,
+                      const AtomTable &atoms) {
+  return (Polynomial::atom(counter) + Polynomial::constant(offset))
+      .str(atoms);
+}
+} // namespace
+
+LogicalResult mlir::stencil::importc::checkWithinExtents(
+    const DelinearizedAccess &access, const LinearLayout &layout,
+    function_ref<std::optional<CounterRange>(unsigned)> range,
+    StringRef array, const AtomTable &atoms, std::string &why) {
+  if (access.counter.size() != layout.rank() ||
+      access.offset.size() != layout.rank()) {
+    why = ("the access does not have the rank of " + array).str();
+    return failure();
+  }
+  for (unsigned a = 1; a < layout.rank(); ++a) {
+    std::optional<Polynomial> extent = layout.extent(a);
+    if (!extent) {
+      why = ("the strides " + toString(layout, atoms) + " of " + array +
+             " do not nest")
+                .str();
+      return failure();
+    }
+    std::string extentText = toString(*extent, atoms);
+    Polynomial offset = Polynomial::constant(access.offset[a]);
+    if (!access.counter[a]) {
+      // Every extent is at least 1, so position 0 is always inside.
+      if (access.offset[a] == 0 ||
+          (provenNonNegative(offset) &&
+           provenNonNegative(*extent - offset - Polynomial::constant(1))))
+        continue;
+      why = ("the fixed position " + Twine(access.offset[a]) +
+             " in dimension " + Twine(a) + " of " + array +
+             " may lie outside its extent " + extentText +
+             ": the linearized index would reach into another row")
+                .str();
+      return failure();
+    }
+    unsigned counter = *access.counter[a];
+    std::string text = subscript(counter, access.offset[a], atoms);
+    std::optional<CounterRange> bounds = range(counter);
+    if (!bounds) {
+      why = ("the range of " + atoms.name(counter) + " is unknown, so " +
+             text + " may leave dimension " + Twine(a) + " of " + array +
+             " (extent " + extentText + ")")
+                .str();
+      return failure();
+    }
+    if (provenNonNegative(bounds->lower + offset) &&
+        provenNonNegative(*extent - bounds->upper - offset))
+      continue;
+    why = ("the subscript " + text + " of dimension " + Twine(a) + " of " +
+           array + " may leave [0, " + extentText + ") for " +
+           atoms.name(counter) + " in [" + bounds->lower.str(atoms) + ", " +
+           bounds->upper.str(atoms) +
+           "): the linearized index would reach into another row, which "
+           "the multi-dimensional access does not express")
+              .str();
+    return failure();
+  }
+  return success();
 }

@@ -16,16 +16,19 @@
 //      (layoutFromExtents());
 //   3. completeLayout() checks that the innermost stride is 1;
 //   4. decompose() writes each access as sum_a (counter_a + offset_a) *
-//      stride_a, and reports which counter indexes which dimension.
+//      stride_a, and reports which counter indexes which dimension;
+//   5. checkWithinExtents() proves that each recovered subscript stays inside
+//      its dimension over the loop's range.
 //
 // Every function that can fail returns failure() with a sentence in `why`
 // that says what is wrong and why it is not a stencil access; the caller adds
 // the source location. No input makes them assert or overflow: coefficients
 // are checked 64-bit integers and polynomials are bounded in size.
 //
-// Like any delinearization, the result assumes that each recovered subscript
-// stays within its dimension (w[i][j][k-1] at k = 0 is the last element of the
-// previous row in C, outside the dimension in the multi-dimensional form).
+// Like any delinearization, the result is only right when each recovered
+// subscript stays within its dimension (w[i][j][k-1] at k = 0 is the last
+// element of the previous row in C, outside the dimension in the
+// multi-dimensional form): step 5 checks it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,11 +200,32 @@ struct DelinearizedAccess {
 /// counter's coefficient must be exactly one stride (a coefficient of 2 or
 /// 2*nz is refused), no two counters share a dimension, and the constant
 /// part is divided greedily from the outermost stride (by its leading term,
-/// truncating), leaving no remainder. `layout` should be complete.
+/// rounding to the nearest integer: with strides (64, 1) the offset -63 is
+/// (-1, +1)), leaving no remainder. `layout` should be complete.
 FailureOr<DelinearizedAccess> decompose(const Polynomial &index,
                                         const LinearLayout &layout,
                                         StringRef array, const AtomTable &atoms,
                                         std::string &why);
+
+/// The half-open range [lower, upper) of a loop counter (a C loop
+/// `i <= n - 2` has upper n - 1).
+struct CounterRange {
+  Polynomial lower, upper;
+};
+
+/// Checks that every subscript of `access` stays inside its dimension for
+/// all counter values, in every dimension but the outermost (whose extent
+/// the layout does not know): lower + offset >= 0 and upper - 1 + offset <=
+/// extent - 1 for a counter, 0 <= offset < extent for a fixed position. Each
+/// difference must be a constant (sizes may be anything), so `j` in
+/// [1, nz - 1) with offset 1 and extent nz is proven, `i` in [0, n) with
+/// extent 2 is not. `range` gives a counter's range, or nullopt if unknown.
+/// Where a subscript may leave its dimension the C index reaches into another
+/// row, which the multi-dimensional access does not express: refused.
+LogicalResult
+checkWithinExtents(const DelinearizedAccess &access, const LinearLayout &layout,
+                   function_ref<std::optional<CounterRange>(unsigned)> range,
+                   StringRef array, const AtomTable &atoms, std::string &why);
 
 } // namespace mlir::stencil::importc
 
