@@ -730,6 +730,11 @@ LogicalResult mlir::stencil::importc::checkWithinExtents(
     why = ("the access does not have the rank of " + array).str();
     return failure();
   }
+  std::string shape; // `w[?][ny][nz]`
+  {
+    llvm::raw_string_ostream os(shape);
+    layout.printExtents(os, array, atoms);
+  }
   for (unsigned a = 1; a < layout.rank(); ++a) {
     std::optional<Polynomial> extent = layout.extent(a);
     if (!extent) {
@@ -747,7 +752,7 @@ LogicalResult mlir::stencil::importc::checkWithinExtents(
            provenNonNegative(*extent - offset - Polynomial::constant(1))))
         continue;
       why = ("the fixed position " + Twine(access.offset[a]) +
-             " in dimension " + Twine(a) + " of " + array +
+             " in dimension " + Twine(a) + " of " + shape +
              " may lie outside its extent " + extentText +
              ": the linearized index would reach into another row")
                 .str();
@@ -758,7 +763,7 @@ LogicalResult mlir::stencil::importc::checkWithinExtents(
     std::optional<CounterRange> bounds = range(counter);
     if (!bounds) {
       why = ("the range of " + atoms.name(counter) + " is unknown, so " +
-             text + " may leave dimension " + Twine(a) + " of " + array +
+             text + " may leave dimension " + Twine(a) + " of " + shape +
              " (extent " + extentText + ")")
                 .str();
       return failure();
@@ -767,7 +772,7 @@ LogicalResult mlir::stencil::importc::checkWithinExtents(
         provenNonNegative(*extent - bounds->upper - offset))
       continue;
     why = ("the subscript " + text + " of dimension " + Twine(a) + " of " +
-           array + " may leave [0, " + extentText + ") for " +
+           shape + " may leave [0, " + extentText + ") for " +
            atoms.name(counter) + " in [" + bounds->lower.str(atoms) + ", " +
            bounds->upper.str(atoms) +
            "): the linearized index would reach into another row, which "
