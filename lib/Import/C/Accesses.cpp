@@ -227,7 +227,7 @@ IndexKind AccessCollector::linearize(const Expr *e, int64_t scale,
                          << "': a data-dependent (indirect) index is not a "
                             "stencil access";
   else
-    std::ignore = loc().error(e) << "the index '" << loc().source(e)
+    std::ignore = loc().error(e->getBeginLoc()) << "the index '" << loc().source(e)
                          << "' is not a loop counter plus a constant";
   return IndexKind::Error;
 }
@@ -251,7 +251,7 @@ LogicalResult AccessCollector::classify(const Expr *index,
     return success();
   }
   if (terms.size() > 1 || terms.front().second != 1)
-    return loc().error(index)
+    return loc().error(index->getBeginLoc())
            << "the index '" << loc().source(index)
            << "' is not a loop counter plus a constant";
   const auto &counters = a.ast.nests[nest].counters;
