@@ -40,12 +40,6 @@ void backwards(int n, double *restrict v, const double *restrict u) {
     v[i] = u[n - 1 - i];
 }
 
-void scaled(int n, double *restrict v, const double *restrict u) {
-  for (int i = 0; i < n; i++)
-    // CHECK: errors.c:[[@LINE+1]]:15: error: the index '2 * i' is not a loop counter plus a constant
-    v[i] = u[2*i];
-}
-
 void scaled_stride(int ny, int nz, double *restrict v, const double *restrict u) {
   for (int j = 0; j < ny; j++)
     for (int k = 0; k < nz; k++)
