@@ -13,6 +13,7 @@
 #include "Delinearize.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -267,6 +268,137 @@ std::string Polynomial::str(const AtomTable &atoms) const {
   llvm::raw_string_ostream os(text);
   print(os, atoms);
   return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+LogicalResult checkValid(const Polynomial &p, StringRef what,
+                         std::string &why);
+
+/// Recursive descent over `sum := product (('+' | '-') product)*`,
+/// `product := unary ('*' unary)*`, `unary := ('-' | '+')* primary`,
+/// `primary := integer | name | '(' sum ')'`.
+class PolynomialParser {
+public:
+  PolynomialParser(StringRef text,
+                   function_ref<std::optional<unsigned>(StringRef)> atomOf,
+                   std::string &why)
+      : rest(text), atomOf(atomOf), why(why) {}
+
+  std::optional<Polynomial> parse() {
+    std::optional<Polynomial> p = sum(0);
+    skipSpace();
+    if (p && !rest.empty())
+      return error(("unexpected '" + rest.take_front(1) + "'").str());
+    return p;
+  }
+
+private:
+  static constexpr unsigned kMaxDepth = 64;
+
+  std::optional<Polynomial> error(const std::string &message) {
+    if (why.empty())
+      why = message;
+    return std::nullopt;
+  }
+  void skipSpace() { rest = rest.ltrim(); }
+  bool consume(char c) {
+    skipSpace();
+    if (!rest.starts_with(StringRef(&c, 1)))
+      return false;
+    rest = rest.drop_front();
+    return true;
+  }
+
+  std::optional<Polynomial> sum(unsigned depth) {
+    std::optional<Polynomial> result = product(depth);
+    while (result) {
+      bool plus = consume('+');
+      if (!plus && !consume('-'))
+        break;
+      std::optional<Polynomial> next = product(depth);
+      if (!next)
+        return std::nullopt;
+      result = plus ? *result + *next : *result - *next;
+    }
+    return result;
+  }
+
+  std::optional<Polynomial> product(unsigned depth) {
+    std::optional<Polynomial> result = unary(depth);
+    while (result && consume('*')) {
+      std::optional<Polynomial> next = unary(depth);
+      if (!next)
+        return std::nullopt;
+      result = *result * *next;
+    }
+    return result;
+  }
+
+  std::optional<Polynomial> unary(unsigned depth) {
+    bool negate = false;
+    while (true) {
+      if (consume('-'))
+        negate = !negate;
+      else if (!consume('+'))
+        break;
+    }
+    std::optional<Polynomial> p = primary(depth);
+    if (p && negate)
+      p = -*p;
+    return p;
+  }
+
+  std::optional<Polynomial> primary(unsigned depth) {
+    skipSpace();
+    if (depth > kMaxDepth)
+      return error("the expression is nested too deeply");
+    if (consume('(')) {
+      std::optional<Polynomial> p = sum(depth + 1);
+      if (p && !consume(')'))
+        return error("missing ')'");
+      return p;
+    }
+    if (!rest.empty() && llvm::isDigit(rest.front())) {
+      StringRef digits = rest.take_while(llvm::isDigit);
+      rest = rest.drop_front(digits.size());
+      int64_t value;
+      if (digits.getAsInteger(10, value))
+        return error(("the constant " + digits + " is too large").str());
+      return Polynomial::constant(value);
+    }
+    StringRef name = rest.take_while(
+        [](char c) { return llvm::isAlnum(c) || c == '_'; });
+    if (name.empty() || llvm::isDigit(name.front()))
+      return error(rest.empty() ? "the expression ends early"
+                                : ("unexpected '" + rest.take_front(1) + "'")
+                                      .str());
+    rest = rest.drop_front(name.size());
+    std::optional<unsigned> id = atomOf(name);
+    if (!id)
+      return error(("'" + name + "' is not an integer parameter").str());
+    return Polynomial::atom(*id);
+  }
+
+  StringRef rest;
+  function_ref<std::optional<unsigned>(StringRef)> atomOf;
+  std::string &why;
+};
+} // namespace
+
+FailureOr<Polynomial> mlir::stencil::importc::parsePolynomial(
+    StringRef text, function_ref<std::optional<unsigned>(StringRef)> atomOf,
+    std::string &why) {
+  why.clear();
+  std::optional<Polynomial> p = PolynomialParser(text, atomOf, why).parse();
+  if (!p)
+    return failure();
+  if (failed(checkValid(*p, "expression", why)))
+    return failure();
+  return *p;
 }
 
 //===----------------------------------------------------------------------===//

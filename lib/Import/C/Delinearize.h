@@ -139,6 +139,14 @@ private:
   State state = State::Valid;
 };
 
+/// Parses an integer expression over named atoms: integers, names, `+`, `-`,
+/// `*` and parentheses (`n + 2`, `2*nz`), as written in `--extents`.
+/// `atomOf` maps a name to its atom, or nullopt for an unknown name.
+FailureOr<Polynomial>
+parsePolynomial(StringRef text,
+                function_ref<std::optional<unsigned>(StringRef)> atomOf,
+                std::string &why);
+
 /// The row-major layout of a flat array, as strides, outermost first. A
 /// complete layout ends in stride 1 and each stride is the next one times
 /// the extent of that next dimension: extent[a] = strides[a-1] / strides[a]

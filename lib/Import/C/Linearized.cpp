@@ -5,7 +5,8 @@
 // analyzed, planLinearized() reads every subscript of each one-dimensional
 // array parameter, expands the indices into polynomials over the loop
 // counters and size parameters, and fixes the array's layout from all of
-// them (Delinearize.h); the array becomes a memref of that rank. Each access
+// them, or from `--extents` (Delinearize.h); the array becomes a memref of
+// that rank. Each access
 // is then decomposed against the layout as the nests are analyzed
 // (analyzeLinearized), and its subscripts are checked to stay in their rows
 // over the loop bounds.
@@ -224,10 +225,10 @@ void BodyScan::run(const Analysis &a, const Stmt *body) {
 
 /// The array's plan for `layout`: rank, static inner extents, C text.
 static void applyLayout(ParamPlan &param, const LinearLayout &layout,
-                        const AtomTable &atoms) {
+                        const AtomTable &atoms, StringRef outer) {
   param.linearized = true;
   param.shape.assign(1, ShapedType::kDynamic);
-  param.extents.assign(1, "?");
+  param.extents.assign(1, outer.str());
   param.strides.clear();
   for (unsigned d = 1; d < layout.rank(); ++d) {
     std::optional<Polynomial> extent = layout.extent(d);
@@ -239,13 +240,64 @@ static void applyLayout(ParamPlan &param, const LinearLayout &layout,
     param.strides.push_back(stride.str(atoms));
 }
 
-/// The layout of parameter `index` from its subscripts; rank 1 when no
-/// subscript shows a second dimension (the array is then not linearized).
+/// The layout `--extents=name:e0,e1,...` declares for `param` (empty when
+/// the option does not name it), and the outermost extent as written.
+static LogicalResult declaredLayout(Analysis &a, LinearizedState &state,
+                                    const ParamPlan &param,
+                                    LinearLayout &layout, std::string &outer) {
+  auto sizeAtom = [&](StringRef name) -> std::optional<unsigned> {
+    for (auto [decl, index] : a.ast.paramIndex)
+      if (a.plan.params[index].kind == ParamKind::Size &&
+          a.plan.params[index].name == name)
+        return state.atomOf(decl, /*counter=*/false);
+    return std::nullopt;
+  };
+  bool seen = false;
+  for (const std::string &entry : a.options.extents) {
+    auto [name, list] = StringRef(entry).split(':');
+    if (name.trim() != param.name)
+      continue;
+    auto refuse = [&](const Twine &why) {
+      return emitError(param.loc) << "--extents=" << entry << ": " << why;
+    };
+    if (seen)
+      return refuse("'" + param.name + "' has extents already");
+    seen = true;
+    if (param.kind != ParamKind::Array || param.shape.size() != 1)
+      return refuse("'" + param.name +
+                    "' is not a pointer or a one-dimensional array");
+    SmallVector<StringRef> texts;
+    list.split(texts, ',');
+    SmallVector<Polynomial> extents;
+    std::string why;
+    for (StringRef text : texts) {
+      FailureOr<Polynomial> extent = parsePolynomial(text, sizeAtom, why);
+      if (failed(extent))
+        return refuse("in '" + text.trim() + "': " + why);
+      extents.push_back(*extent);
+    }
+    FailureOr<LinearLayout> declared =
+        layoutFromExtents(extents, state.atoms, why);
+    if (failed(declared))
+      return refuse(why);
+    layout = std::move(*declared);
+    outer = texts.front().trim().str();
+  }
+  return success();
+}
+
+/// The layout of parameter `index`: declared by `--extents`, or from its
+/// subscripts; rank 1 when no subscript shows a second dimension (the array
+/// is then not linearized).
 static LogicalResult planParam(Analysis &a, LinearizedState &state,
                                const BodyScan &scan, unsigned index,
                                ArrayRef<const ArraySubscriptExpr *> subs) {
   ParamPlan &param = a.plan.params[index];
   LinearLayout layout;
+  std::string outer = "?";
+  if (failed(declaredLayout(a, state, param, layout, outer)))
+    return failure();
+  bool declared = layout.rank() > 0;
   const ArraySubscriptExpr *widest = nullptr;
   for (const ArraySubscriptExpr *sub : subs) {
     auto isCounter = [&](const VarDecl *v) {
@@ -260,34 +312,43 @@ static LogicalResult planParam(Analysis &a, LinearizedState &state,
     FailureOr<LinearLayout> strides = inferLayout(*p, state.atoms, why);
     if (failed(strides))
       continue; // reported by analyzeLinearized, with the nest's counters
-    if (failed(mergeLayouts(layout, *strides, /*declared=*/false, param.name,
+    if (failed(mergeLayouts(layout, *strides, declared, param.name,
                             state.atoms, why)))
       return a.locator.error(sub->getIdx())
              << "cannot delinearize '" << a.locator.source(sub) << "': " << why;
     if (strides->rank() > 1 || !widest)
       widest = sub;
   }
-  if (layout.rank() < 2)
+  if (layout.rank() < 2) {
+    if (declared)
+      param.extents.assign(1, outer);
     return success();
+  }
   std::string why;
   if (failed(completeLayout(layout, param.name, state.atoms, why)))
     return a.locator.error(widest->getIdx())
            << "cannot delinearize '" << a.locator.source(widest)
            << "': " << why;
-  applyLayout(param, layout, state.atoms);
+  applyLayout(param, layout, state.atoms, outer);
   state.layouts[index] = std::move(layout);
   return success();
 }
 
 LogicalResult mlir::stencil::importc::planLinearized(Analysis &a) {
   a.linearized = std::make_shared<LinearizedState>();
+  // Sizes first, in parameter order: products print as `ny*nz`.
+  for (const ParmVarDecl *p : a.ast.decl->parameters())
+    if (const ParamPlan *param = a.paramOf(p);
+        param && param->kind == ParamKind::Size)
+      a.linearized->atomOf(p, /*counter=*/false);
   BodyScan scan;
   scan.run(a, a.ast.decl->getBody());
   for (auto [index, param] : llvm::enumerate(a.plan.params)) {
     auto it = scan.subscripts.find(index);
-    if (it == scan.subscripts.end())
-      continue;
-    if (failed(planParam(a, *a.linearized, scan, index, it->second)))
+    ArrayRef<const ArraySubscriptExpr *> subs;
+    if (it != scan.subscripts.end())
+      subs = it->second;
+    if (failed(planParam(a, *a.linearized, scan, index, subs)))
       return failure();
   }
   return success();

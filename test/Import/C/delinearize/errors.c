@@ -50,7 +50,7 @@ void scaled_stride(int ny, int nz, double *restrict v, const double *restrict u)
 void conflict(int ny, int nz, double *restrict v, const double *restrict u) {
   for (int j = 0; j < ny; j++)
     for (int k = 0; k < nz; k++)
-      // CHECK: errors.c:[[@LINE+1]]:42: error: cannot delinearize 'u[j * ny + k]': the strides (ny, 1) of this access do not nest with the strides (nz, 1) of the other accesses of u: nz is not a multiple of ny
+      // CHECK: errors.c:[[@LINE+1]]:42: error: cannot delinearize 'u[j * ny + k]': the strides (ny, 1) of this access do not nest with the strides (nz, 1) of the other accesses of u: ny is not a multiple of nz
       v[j*nz + k] = u[j*nz + k] + u[j*ny + k];
 }
 
