@@ -89,6 +89,8 @@ public:
     }
   };
   enum class State { Valid, Overflow, TooLarge };
+  /// Whether `a` comes before `b` in the canonical (graded lex) order.
+  static bool leads(const Term &a, const Term &b);
 
   Polynomial() = default;
   static Polynomial constant(int64_t value);
@@ -138,6 +140,11 @@ private:
   SmallVector<Term> terms;
   State state = State::Valid;
 };
+
+/// Fails with a sentence about "the `what`" in `why` when `p` is invalid
+/// (overflowed, or too large).
+LogicalResult checkValid(const Polynomial &p, StringRef what,
+                         std::string &why);
 
 /// Parses an integer expression over named atoms: integers, names, `+`, `-`,
 /// `*` and parentheses (`n + 2`, `2*nz`), as written in `--extents`.

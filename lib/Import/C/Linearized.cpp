@@ -6,10 +6,9 @@
 // array parameter, expands the indices into polynomials over the loop
 // counters and size parameters, and fixes the array's layout from all of
 // them, or from `--extents` (Delinearize.h); the array becomes a memref of
-// that rank. Each access
-// is then decomposed against the layout as the nests are analyzed
-// (analyzeLinearized), and its subscripts are checked to stay in their rows
-// over the loop bounds.
+// that rank. Each access is then decomposed against the layout as the nests
+// are analyzed (analyzeLinearized), and its subscripts are checked to stay
+// in their rows over the loop bounds.
 //
 //===----------------------------------------------------------------------===//
 
