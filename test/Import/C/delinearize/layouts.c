@@ -12,8 +12,7 @@
 // CHECK-SAME:    %v: memref<?x?xf64>
 // CHECK:       stencil.gather %u[-1, 0] :
 // CHECK-NEXT:  stencil.gather %u[0, 1] :
-// CHECK-NEXT:  arith.addf
-// CHECK-NEXT:  stencil.gather %u[-1, 0] :
+// The third read is the first one written out (the plan below).
 void halo(int n, double *restrict v, const double *restrict u) {
   for (int i = 1; i < n + 1; i++)
     for (int j = 1; j < n + 1; j++)
@@ -68,7 +67,22 @@ void flat(int n, double *restrict a, const double *restrict b) {
     a[i] = b[i - 1] + b[i + 1];
 }
 
-// PLAN:      "name": "halo",
+// PLAN-LABEL: "name": "halo",
+// PLAN:      "kind": "read",
+// PLAN-NEXT: "loc": "{{.*}}layouts.c:[[#HALO:]]:26",
+// PLAN-NEXT: "offsets": [
+// PLAN-NEXT:   -1,
+// PLAN-NEXT:   0
+// PLAN:      "kind": "read",
+// PLAN-NEXT: "loc": "{{.*}}layouts.c:[[#HALO]]:51",
+// PLAN-NEXT: "offsets": [
+// PLAN-NEXT:   0,
+// PLAN-NEXT:   1
+// PLAN:      "kind": "read",
+// PLAN-NEXT: "loc": "{{.*}}layouts.c:[[#HALO+1]]:28",
+// PLAN-NEXT: "offsets": [
+// PLAN-NEXT:   -1,
+// PLAN-NEXT:   0
 // PLAN:      "extents": [
 // PLAN-NEXT:   "?",
 // PLAN-NEXT:   "n + 2"
@@ -81,12 +95,12 @@ void flat(int n, double *restrict a, const double *restrict b) {
 // PLAN-NEXT:   "n + 2",
 // PLAN-NEXT:   "1"
 // PLAN-NEXT: ],
-// PLAN:      "name": "fixed",
+// PLAN-LABEL: "name": "fixed",
 // PLAN:      "extents": [
 // PLAN-NEXT:   "?",
 // PLAN-NEXT:   "64"
 // PLAN-NEXT: ],
-// PLAN:      "name": "flat",
+// PLAN-LABEL: "name": "flat",
 // PLAN:      "extents": [
 // PLAN-NEXT:   "?"
 // PLAN-NEXT: ],
