@@ -21,6 +21,8 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
+
 namespace mlir::stencil::importc {
 
 /// The AST side of a FunctionPlan.
@@ -50,12 +52,16 @@ struct FunctionAST {
   llvm::DenseMap<const clang::Expr *, std::pair<unsigned, unsigned>> accessOf;
 };
 
+struct LinearizedState;
+
 /// Shared state of the analysis of one function.
 struct Analysis {
   const Locator &locator;
   const CImportOptions &options;
   FunctionPlan plan;
   FunctionAST ast;
+  /// Linearized.cpp: the atoms and layouts of linearized arrays.
+  std::shared_ptr<LinearizedState> linearized;
 
   Analysis(const Locator &locator, const CImportOptions &options)
       : locator(locator), options(options) {}
@@ -95,6 +101,12 @@ LogicalResult analyzeTimeLoop(Analysis &a, const clang::ForStmt *f);
 
 /// Accesses.cpp: the accesses of nest `nest`'s body.
 LogicalResult analyzeAccesses(Analysis &a, unsigned nest);
+
+/// Linearized.cpp: before the nests, the layout of each one-dimensional
+/// array parameter whose subscripts are linearized multi-dimensional
+/// indices (`w[(i*ny + j)*nz + k]`): its plan becomes linearized, with the
+/// delinearized rank.
+LogicalResult planLinearized(Analysis &a);
 
 /// Linearized.cpp: a one-subscript access of a pointer whose index is not
 /// `counter + constant` (a linearized multi-dimensional index). DELINEARIZE
