@@ -89,6 +89,9 @@ struct LoopBounds {
   AffineMap lower, upper;
 };
 FailureOr<LoopBounds> analyzeLoopHeader(Analysis &a, const clang::ForStmt *f);
+/// Nests.cpp: an integer expression affine in the size parameters (the
+/// messages say "bound").
+FailureOr<AffineExpr> analyzeSizeExpr(Analysis &a, const clang::Expr *e);
 /// Nests.cpp: declarations outside the nests: counters, float scalars,
 /// pointer locals (arrays of the plan after the parameters).
 LogicalResult declareLocals(Analysis &a, const clang::DeclStmt *decl);

@@ -5,6 +5,7 @@
 #include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -91,6 +92,8 @@ LogicalResult Emitter::emitTopLevel(const Stmt *s, unsigned &nextNest,
     }
     return success();
   }
+  if (const auto *update = dyn_cast<CompoundAssignOperator>(s))
+    return emitPoint(nextNest++, update);
   if (const auto *assign = dyn_cast<BinaryOperator>(s)) { // a rotation
     const auto *lhs = cast<DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts());
     const auto *rhs = cast<DeclRefExpr>(assign->getRHS()->IgnoreParenImpCasts());
@@ -113,6 +116,32 @@ static Value emitAffine(OpBuilder &b, Location loc, AffineExpr expr,
   if (bin.getKind() == AffineExprKind::Add)
     return arith::AddIOp::create(b, loc, lhs, rhs);
   return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+
+/// `next[sx] += e` in a time step: `e` computed in the step (loads of
+/// per-step arrays included), added in a domain of one point.
+LogicalResult Emitter::emitPoint(unsigned index,
+                                 const CompoundAssignOperator *update) {
+  const NestPlan &plan = a.plan.nests[index];
+  FailureOr<Value> value = emitFloat(update->getRHS());
+  if (failed(value))
+    return failure();
+  Value v = *value;
+  if (update->getOpcode() == BO_SubAssign)
+    v = arith::NegFOp::create(b, loc(update), v);
+  const AccessPlan &access = plan.accesses.front();
+  mlir::Type element = a.plan.params[access.param].element;
+  if (v.getType() != element)
+    v = *convert(v, element, update->getRHS());
+  SmallVector<Value> symbols;
+  for (unsigned idx : a.plan.sizeParams())
+    symbols.push_back(func.getArgument(idx));
+  auto domain = DomainOp::create(b, plan.loc, plan.lower, plan.upper, symbols);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(domain.getBodyBlock()->getTerminator());
+  AccumulateOp::create(b, access.loc, v, array(access.param), access.offsets,
+                       /*dims=*/nullptr);
+  return success();
 }
 
 LogicalResult Emitter::emitTimeLoop(unsigned index, unsigned &nextNest) {
@@ -149,9 +178,13 @@ LogicalResult Emitter::emitTimeLoop(unsigned index, unsigned &nextNest) {
     if (!body->empty())
       b.setInsertionPoint(body->getTerminator());
     unsigned noLoops = a.ast.timeLoops.size();
+    inStep = true;
     for (const Stmt *s : cast<CompoundStmt>(f->getBody())->body())
-      if (failed(emitTopLevel(s, nextNest, noLoops)))
+      if (failed(emitTopLevel(s, nextNest, noLoops))) {
+        inStep = false;
         return failure();
+      }
+    inStep = false;
     SmallVector<Value> yields;
     for (unsigned s : plan.states)
       yields.push_back(array(s));

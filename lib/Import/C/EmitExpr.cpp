@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -109,6 +110,8 @@ FailureOr<Value> Emitter::emitVar(const DeclRefExpr *ref) {
 
 FailureOr<Value> Emitter::emitRead(const Expr *e) {
   auto it = a.ast.accessOf.find(e);
+  if (nest < 0 && inStep)
+    return emitStepRead(e);
   if (nest < 0 || it == a.ast.accessOf.end())
     return a.locator.error(e) << "'" << a.locator.source(e)
                               << "': arrays are read inside loop nests only";
@@ -131,6 +134,33 @@ FailureOr<Value> Emitter::emitRead(const Expr *e) {
   mlir::Type element = cast<MemRefType>(array.getType()).getElementType();
   cached = GatherOp::create(b, access.loc, element, array, access.offsets, dims);
   return cached;
+}
+
+FailureOr<Value> Emitter::emitStepRead(const Expr *e) {
+  SmallVector<const Expr *> indices;
+  const Expr *base = e->IgnoreParens();
+  while (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) {
+    indices.push_back(s->getIdx());
+    base = s->getBase()->IgnoreParenImpCasts();
+  }
+  std::reverse(indices.begin(), indices.end());
+  const auto *ref = dyn_cast<DeclRefExpr>(base);
+  const ParamPlan *param = ref ? a.paramOf(ref->getDecl()) : nullptr;
+  if (!param || param->kind != ParamKind::Array || param->linearized ||
+      param->shape.size() != indices.size())
+    return a.locator.error(e)
+           << "'" << a.locator.source(e)
+           << "': a time step reads its arrays outside the nests at "
+              "integer indices in each dimension ('w[t]', 'd[t][r]')";
+  SmallVector<Value> at;
+  for (const Expr *index : indices) {
+    FailureOr<Value> v = emitIndex(index);
+    if (failed(v))
+      return failure();
+    at.push_back(*v);
+  }
+  return Value(memref::LoadOp::create(b, loc(e), values.lookup(ref->getDecl()),
+                                      at));
 }
 
 FailureOr<Value> Emitter::emitBinary(const BinaryOperator *op) {

@@ -40,6 +40,10 @@ private:
   LogicalResult emitTopLevel(const clang::Stmt *s, unsigned &nextNest,
                              unsigned &nextLoop);
   LogicalResult emitTimeLoop(unsigned index, unsigned &nextNest);
+  LogicalResult emitPoint(unsigned index,
+                          const clang::CompoundAssignOperator *update);
+  /// A read of an array in a time step, outside its nests: a load.
+  FailureOr<Value> emitStepRead(const clang::Expr *e);
   LogicalResult emitNest(unsigned nest);
   /// The memref an array of the plan (a parameter or a pointer local) is now.
   Value array(unsigned param) const;
@@ -85,6 +89,8 @@ private:
   llvm::DenseSet<const clang::VarDecl *> bodyLocals;
   /// Writes collected in a branch (null at the top of a body).
   SmallVector<Effect> *pending = nullptr;
+  /// True while emitting a time step (outside its nests).
+  bool inStep = false;
   /// The outermost branch being emitted: gathers go before it, so that
   /// branches only compute.
   Operation *anchor = nullptr;

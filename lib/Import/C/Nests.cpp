@@ -306,6 +306,11 @@ mlir::stencil::importc::analyzeLoopHeader(Analysis &a, const ForStmt *f) {
                     AffineMap::get(0, symbols, h.inclusive ? *hi + 1 : *hi, ctx)};
 }
 
+FailureOr<AffineExpr> mlir::stencil::importc::analyzeSizeExpr(Analysis &a,
+                                                              const Expr *e) {
+  return BoundBuilder{a, {}}.build(e);
+}
+
 bool mlir::stencil::importc::isLoopCounter(const Analysis &a, unsigned nest,
                                            const VarDecl *v) {
   return llvm::is_contained(a.ast.nests[nest].counters, v);

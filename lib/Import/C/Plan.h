@@ -70,6 +70,8 @@ struct AccessPlan {
 /// A perfect loop nest: a stencil.domain.
 struct NestPlan {
   LocationAttr loc;
+  /// Empty for a point update of a time step (`next[sx] += w[t];`): a
+  /// domain of one point, bounds [index, index + 1) in each dimension.
   llvm::SmallVector<std::string> counters;
   /// Symbol-only maps over the function's size parameters (symbol k is the
   /// k-th Size parameter); the upper bounds are exclusive.

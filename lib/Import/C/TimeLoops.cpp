@@ -31,11 +31,22 @@ static const BinaryOperator *pointerAssignment(const Stmt *s) {
   return isa<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()) ? b : nullptr;
 }
 
-static bool isPointerDecl(const Stmt *s) {
+/// `u[sx][sy] += e` (or `-=`): an update of one point.
+static const BinaryOperator *pointUpdate(const Stmt *s) {
+  const auto *b = dyn_cast<BinaryOperator>(s);
+  if (!b || (b->getOpcode() != BO_AddAssign && b->getOpcode() != BO_SubAssign))
+    return nullptr;
+  return isa<ArraySubscriptExpr>(b->getLHS()->IgnoreParens()) ? b : nullptr;
+}
+
+/// Pointers, and float scalars with a value.
+static bool isStepDecl(const Stmt *s) {
   const auto *decl = dyn_cast<DeclStmt>(s);
   return decl && llvm::all_of(decl->decls(), [](const Decl *d) {
            const auto *var = dyn_cast<VarDecl>(d);
-           return var && var->getType()->isPointerType();
+           return var && (var->getType()->isPointerType() ||
+                          (var->getType()->isRealFloatingType() &&
+                           var->getInit()));
          });
 }
 
@@ -47,7 +58,8 @@ bool mlir::stencil::importc::isTimeLoop(const ForStmt *f) {
   for (const Stmt *s : body->body()) {
     if (isa<ForStmt>(s))
       nests = true;
-    else if (!isPointerDecl(s) && !pointerAssignment(s) && !isa<NullStmt>(s))
+    else if (!isStepDecl(s) && !pointerAssignment(s) && !pointUpdate(s) &&
+             !isa<NullStmt>(s))
       return false;
   }
   return nests;
@@ -77,6 +89,61 @@ static LogicalResult rotation(Analysis &a, const BinaryOperator *assign,
   return success();
 }
 
+/// `next[sx] += w[t]`: a domain of one point at indices affine in the
+/// sizes, whose value the step computes before it.
+static LogicalResult pointSource(Analysis &a, const BinaryOperator *update) {
+  SmallVector<const Expr *> indices;
+  const Expr *base = update->getLHS()->IgnoreParens();
+  while (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) {
+    indices.push_back(s->getIdx());
+    base = s->getBase()->IgnoreParenImpCasts();
+  }
+  std::reverse(indices.begin(), indices.end());
+  const auto *ref = dyn_cast<DeclRefExpr>(base);
+  auto it = ref ? a.ast.paramIndex.find(ref->getDecl()) : a.ast.paramIndex.end();
+  if (it == a.ast.paramIndex.end() ||
+      a.plan.params[it->second].kind != ParamKind::Array ||
+      a.plan.params[it->second].linearized ||
+      a.plan.params[it->second].shape.size() != indices.size())
+    return a.locator.error(update->getLHS())
+           << "a point update of a time step ('next[sx][sy] += w[t]') "
+              "subscripts one of the function's arrays in each dimension";
+  SmallVector<AffineExpr> lower, upper;
+  for (const Expr *index : indices) {
+    FailureOr<AffineExpr> at = analyzeSizeExpr(a, index);
+    if (failed(at))
+      return failure();
+    lower.push_back(*at);
+    upper.push_back(*at + 1);
+  }
+  MLIRContext *ctx = a.locator.getContext();
+  unsigned symbols = a.plan.sizeParams().size();
+  NestPlan nest;
+  nest.loc = a.locator.loc(update->getOperatorLoc());
+  nest.lower = AffineMap::get(0, symbols, lower, ctx);
+  nest.upper = AffineMap::get(0, symbols, upper, ctx);
+  AccessPlan access;
+  access.param = it->second;
+  access.kind = AccessPlan::Kind::Accumulate;
+  access.loc = a.locator.loc(update->getLHS());
+  for (unsigned d = 0; d < indices.size(); ++d) {
+    access.dims.push_back(d);
+    access.offsets.push_back(0);
+  }
+  ParamPlan &param = a.plan.params[it->second];
+  param.used = param.written = true;
+  unsigned index = a.plan.nests.size();
+  a.ast.accessOf[update->getLHS()->IgnoreParens()] = {index, 0};
+  nest.accesses.push_back(std::move(access));
+  a.plan.nests.push_back(std::move(nest));
+  FunctionAST::Nest astNest;
+  astNest.body = update;
+  astNest.exprs.push_back(update->getLHS()->IgnoreParens());
+  astNest.arms.emplace_back();
+  a.ast.nests.push_back(std::move(astNest));
+  return success();
+}
+
 LogicalResult mlir::stencil::importc::analyzeTimeLoop(Analysis &a,
                                                       const ForStmt *f) {
   FailureOr<LoopBounds> bounds = analyzeLoopHeader(a, f);
@@ -103,6 +170,9 @@ LogicalResult mlir::stencil::importc::analyzeTimeLoop(Analysis &a,
         inStep.insert(cast<ValueDecl>(d));
     } else if (const auto *assign = pointerAssignment(s)) {
       if (failed(rotation(a, assign, inStep, loop)))
+        return failure();
+    } else if (const auto *update = pointUpdate(s)) {
+      if (failed(pointSource(a, update)))
         return failure();
     }
   }

@@ -35,3 +35,23 @@ void diffuse2d(int n, int steps, double alpha, double (*restrict a)[8],
     dst = swap;
   }
 }
+
+// A point source in the step: the wavelet w[t] (a passive per-step table)
+// modulated by the step, added at sx after the stencil nest.
+void fwi1d(int steps, int n, int sx, double *restrict u0, double *restrict u1,
+           double *restrict u2, const double *restrict c,
+           const double *restrict w) {
+  double *prev = u0, *cur = u1, *next = u2;
+  for (int t = 0; t < steps; t++) {
+    for (int i = 1; i < n - 1; i++)
+      next[i] = 2.0 * cur[i] - prev[i] +
+                c[i] * c[i] * (cur[i - 1] - 2.0 * cur[i] + cur[i + 1]);
+    double wt = w[t];
+    next[sx] += 0.5 * wt * sin(0.1 * t);
+    next[sx + 1] -= 0.25 * wt;
+    double *tmp = prev;
+    prev = cur;
+    cur = next;
+    next = tmp;
+  }
+}
