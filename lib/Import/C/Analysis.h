@@ -1,0 +1,83 @@
+//===- Analysis.h - From a C function's AST to its import plan -*- C++ -*-===//
+//
+// The Clang-facing half of the importer's planning: which parameters are
+// arrays, sizes and scalars (Params.cpp), which statements are loop nests
+// and what their bounds are (Nests.cpp), and how each subscript reads or
+// writes its array (Accesses.cpp). The result is a FunctionPlan (Plan.h)
+// plus the index from AST nodes to plan entries that Emit.cpp needs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_IMPORT_C_ANALYSIS_H
+#define STENCIL_LIB_IMPORT_C_ANALYSIS_H
+
+#include "Locator.h"
+#include "Plan.h"
+
+#include "Stencil/Import/CImporter.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::stencil::importc {
+
+/// The AST side of a FunctionPlan.
+struct FunctionAST {
+  const clang::FunctionDecl *decl = nullptr;
+  llvm::DenseMap<const clang::ValueDecl *, unsigned> paramIndex;
+  struct Nest {
+    const clang::ForStmt *outer = nullptr;
+    llvm::SmallVector<const clang::VarDecl *> counters;
+    const clang::Stmt *body = nullptr;
+  };
+  /// Parallel to FunctionPlan::nests.
+  std::vector<Nest> nests;
+  /// An access expression (the outermost subscript, or `*p`) -> its
+  /// (nest, access) in the plan.
+  llvm::DenseMap<const clang::Expr *, std::pair<unsigned, unsigned>> accessOf;
+};
+
+/// Shared state of the analysis of one function.
+struct Analysis {
+  const Locator &locator;
+  const CImportOptions &options;
+  FunctionPlan plan;
+  FunctionAST ast;
+
+  Analysis(const Locator &locator, const CImportOptions &options)
+      : locator(locator), options(options) {}
+
+  const ParamPlan *paramOf(const clang::ValueDecl *decl) const {
+    auto it = ast.paramIndex.find(decl);
+    return it == ast.paramIndex.end() ? nullptr : &plan.params[it->second];
+  }
+};
+
+/// Params.cpp: classifies the parameters (plan.params, ast.paramIndex).
+LogicalResult analyzeParams(Analysis &a);
+/// Params.cpp: refuses arrays that may alias (after the accesses are known).
+LogicalResult checkAliasing(Analysis &a);
+
+/// Nests.cpp: the function body as a sequence of loop nests and scalar
+/// locals; fills plan.nests and ast.nests (the accesses through
+/// analyzeAccesses).
+LogicalResult analyzeBody(Analysis &a);
+/// Nests.cpp: `for (int i = lo; i < hi; i++)` headers of a perfect nest.
+bool isLoopCounter(const Analysis &a, unsigned nest, const clang::VarDecl *v);
+
+/// Accesses.cpp: the accesses of nest `nest`'s body.
+LogicalResult analyzeAccesses(Analysis &a, unsigned nest);
+
+/// Linearized.cpp: a one-subscript access of a pointer whose index is not
+/// `counter + constant` (a linearized multi-dimensional index). DELINEARIZE
+/// HOOK: fills `access` (dims/offsets over the array's delinearized rank)
+/// and the array's plan (shape, extents, strides, linearized).
+LogicalResult analyzeLinearized(Analysis &a, unsigned nest,
+                                const clang::Expr *index, unsigned param,
+                                AccessPlan &access);
+
+} // namespace mlir::stencil::importc
+
+#endif // STENCIL_LIB_IMPORT_C_ANALYSIS_H
