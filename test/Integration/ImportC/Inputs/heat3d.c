@@ -3,7 +3,8 @@
 
 #define N 10
 
-void heat3d(double alpha, const double A[N][N][N], double B[N][N][N]) {
+void heat3d(double alpha, const double A[restrict N][N][N],
+            double B[restrict N][N][N]) {
   for (int i = 1; i < N - 1; i++) {
     for (int j = 1; j < N - 1; j++) {
       for (int k = 1; k < N - 1; k++) {

@@ -1,7 +1,9 @@
 //===- roundtrip_main.c - A C code calling the adjoint of its own loop ---===//
 //
-// varwave3d.c is this program's own loop, compiled by clang under the name
-// varwave3d_c (-Dvarwave3d=varwave3d_c). The same file went through
+// varwave3d.c (flat arrays, linearized indices), or with -DKERNEL_VLA
+// varwave3d_vla.c (variable-length array parameters), is this program's own
+// loop, compiled by clang under the name varwave3d_c
+// (-Dvarwave3d=varwave3d_c). The same file went through
 //   stencil-import-c varwave3d.c --function=varwave3d --active=u,u1,u2,vel
 //   stencil-compile varwave3d.mlir -o varwave3d.o --header varwave3d.h \
 //       --stencil-adjoint --convert-to-omp
@@ -24,9 +26,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef KERNEL_VLA
+void varwave3d_c(int nx, int ny, int nz, double dt2,
+                 double u[restrict nx][ny][nz],
+                 const double u1[restrict nx][ny][nz],
+                 const double u2[restrict nx][ny][nz],
+                 const double vel[restrict nx][ny][nz]);
+#else
 void varwave3d_c(int nx, int ny, int nz, double dt2, double *restrict u,
                  const double *restrict u1, const double *restrict u2,
                  const double *restrict vel);
+#endif
 
 enum { U, U1, U2, VEL, NARRAYS };
 static const char *names[NARRAYS] = {"u", "u1", "u2", "vel"};
@@ -44,14 +54,26 @@ static int nx = 6, ny = 7, nz = 8;
 static int64_t size;
 static const double dt2 = 0.05;
 
+/// The C loop on flat arrays.
+static void loop(double *u, const double *u1, const double *u2,
+                 const double *vel) {
+#ifdef KERNEL_VLA
+  typedef double(*Rows)[ny][nz];
+  typedef const double(*ConstRows)[ny][nz];
+  varwave3d_c(nx, ny, nz, dt2, (Rows)u, (ConstRows)u1, (ConstRows)u2,
+              (ConstRows)vel);
+#else
+  varwave3d_c(nx, ny, nz, dt2, u, u1, u2, vel);
+#endif
+}
+
 /// J(x + t v) = <w, u after the C loop>, from copies of x.
 static double objective(double *x[NARRAYS], double *v[NARRAYS], double t,
                         const double *w, double *scratch[NARRAYS]) {
   for (int a = 0; a < NARRAYS; ++a)
     for (int64_t p = 0; p < size; ++p)
       scratch[a][p] = x[a][p] + t * v[a][p];
-  varwave3d_c(nx, ny, nz, dt2, scratch[U], scratch[U1], scratch[U2],
-              scratch[VEL]);
+  loop(scratch[U], scratch[U1], scratch[U2], scratch[VEL]);
   double j = 0;
   for (int64_t p = 0; p < size; ++p)
     j += w[p] * scratch[U][p];
@@ -114,7 +136,7 @@ int main(int argc, char **argv) {
 
   // The compiled primal through the header against the C loop.
   memcpy(ref, x[U], size * sizeof(double));
-  varwave3d_c(nx, ny, nz, dt2, ref, x[U1], x[U2], x[VEL]);
+  loop(ref, x[U1], x[U2], x[VEL]);
   for (int a = 0; a < NARRAYS; ++a)
     memcpy(xc[a], x[a], size * sizeof(double));
   StencilMemRef3D_f64 d[NARRAYS], db[NARRAYS];
