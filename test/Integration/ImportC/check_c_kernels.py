@@ -48,8 +48,10 @@ MLIR_RTOL = 1e-14
 
 # C parameter types of the kernels (by clang's spelling) and their ctypes.
 SCALARS = {"int": ctypes.c_int, "long": ctypes.c_long,
-           "long long": ctypes.c_longlong, "double": ctypes.c_double,
-           "float": ctypes.c_float}
+           "long long": ctypes.c_longlong, "unsigned int": ctypes.c_uint,
+           "unsigned long": ctypes.c_ulong,
+           "unsigned long long": ctypes.c_ulonglong,
+           "double": ctypes.c_double, "float": ctypes.c_float}
 
 
 class Results:
@@ -96,7 +98,7 @@ def c_parameters(clang, source, function):
         raise RuntimeError("no function %s in %s" % (function, source))
     out = []
     for p in params:
-        spelled = p["type"]["qualType"]
+        spelled = p["type"].get("desugaredQualType", p["type"]["qualType"])
         if "*" in spelled or "[" in spelled:
             out.append((p["name"], None))
         else:
