@@ -31,6 +31,8 @@ enum class IndexKind { Linear, NotLinear, Error };
 struct AccessCollector {
   Analysis &a;
   unsigned nest;
+  /// The branches around the statement being walked.
+  SmallVector<std::pair<const Stmt *, int>, 2> arms;
 
   const Locator &loc() const { return a.locator; }
 
@@ -60,6 +62,18 @@ LogicalResult AccessCollector::walk(const Stmt *s) {
     return record(e, AccessPlan::Kind::Read);
   if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp())
     return assignment(b);
+  if (const auto *branch = dyn_cast<IfStmt>(s)) {
+    if (failed(walk(branch->getCond())))
+      return failure();
+    for (int k = 0; k < 2; ++k) {
+      arms.push_back({branch, k});
+      LogicalResult ok = walk(k == 0 ? branch->getThen() : branch->getElse());
+      arms.pop_back();
+      if (failed(ok))
+        return failure();
+    }
+    return success();
+  }
   if (const auto *u = dyn_cast<UnaryOperator>(s);
       u && u->isIncrementDecrementOp() && isAccess(u->getSubExpr()))
     return loc().error(u) << "'" << loc().source(u)
@@ -103,6 +117,7 @@ LogicalResult AccessCollector::record(const Expr *e, AccessPlan::Kind kind) {
   auto &accesses = a.plan.nests[nest].accesses;
   a.ast.accessOf[e] = {nest, unsigned(accesses.size())};
   accesses.push_back(std::move(access));
+  a.ast.nests[nest].arms.push_back(arms);
   return success();
 }
 
@@ -219,7 +234,7 @@ IndexKind AccessCollector::linearize(const Expr *e, int64_t scale,
                          << "': a data-dependent (indirect) index is not a "
                             "stencil access";
   else
-    std::ignore = loc().error(e) << "the index '" << loc().source(e)
+    std::ignore = loc().error(e->getBeginLoc()) << "the index '" << loc().source(e)
                          << "' is not a loop counter plus a constant";
   return IndexKind::Error;
 }
@@ -243,7 +258,7 @@ LogicalResult AccessCollector::classify(const Expr *index,
     return success();
   }
   if (terms.size() > 1 || terms.front().second != 1)
-    return loc().error(index)
+    return loc().error(index->getBeginLoc())
            << "the index '" << loc().source(index)
            << "' is not a loop counter plus a constant";
   const auto &counters = a.ast.nests[nest].counters;
@@ -278,10 +293,23 @@ LogicalResult AccessCollector::checkWrite(const Expr *e,
   return success();
 }
 
+/// True if `x` and `y` are in different arms of one branch.
+static bool exclusive(ArrayRef<std::pair<const Stmt *, int>> x,
+                      ArrayRef<std::pair<const Stmt *, int>> y) {
+  for (auto [p, q] : llvm::zip(x, y)) {
+    if (p.first != q.first)
+      return false;
+    if (p.second != q.second)
+      return true;
+  }
+  return false;
+}
+
 /// An array is read or written in one nest, not both; assigned at most
-/// once, and not both assigned and updated.
+/// once on each path through the body, and not both assigned and updated.
 static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
   const auto &accesses = a.plan.nests[nest].accesses;
+  const auto &arms = a.ast.nests[nest].arms;
   for (const AccessPlan &write : accesses) {
     if (write.kind == AccessPlan::Kind::Read)
       continue;
@@ -301,7 +329,9 @@ static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
                        : "");
       bool assigned = write.kind == AccessPlan::Kind::Store ||
                       other.kind == AccessPlan::Kind::Store;
-      if (assigned && &other > &write)
+      if (assigned && &other > &write &&
+          !exclusive(arms[&write - accesses.data()],
+                     arms[&other - accesses.data()]))
         return emitError(other.loc)
                << "'" << name << "' is assigned in this loop nest already: "
                   "assign each array once per nest";

@@ -31,6 +31,11 @@ struct FunctionAST {
     const clang::ForStmt *outer = nullptr;
     llvm::SmallVector<const clang::VarDecl *> counters;
     const clang::Stmt *body = nullptr;
+    /// Per access: the branches it is in, as (if statement, arm) from the
+    /// outermost; two assignments in different arms of one `if` exclude
+    /// each other.
+    std::vector<llvm::SmallVector<std::pair<const clang::Stmt *, int>, 2>>
+        arms;
   };
   /// Parallel to FunctionPlan::nests.
   std::vector<Nest> nests;

@@ -114,6 +114,7 @@ LogicalResult Emitter::emitNest(unsigned index) {
   b.setInsertionPoint(body->getTerminator());
   nest = index;
   bodyLocals.clear();
+  gathers.clear();
   auto saved = values;
   LogicalResult result = emitStmt(ast.body);
   values = std::move(saved);

@@ -113,6 +113,12 @@ FailureOr<Value> Emitter::emitRead(const Expr *e) {
     return a.locator.error(e) << "'" << a.locator.source(e)
                               << "': arrays are read inside loop nests only";
   const AccessPlan &access = a.plan.nests[nest].accesses[it->second.second];
+  std::vector<int64_t> key = {access.param};
+  llvm::append_range(key, access.dims);
+  llvm::append_range(key, access.offsets);
+  Value &cached = gathers[key];
+  if (cached)
+    return cached;
   OpBuilder::InsertionGuard guard(b);
   if (anchor)
     b.setInsertionPoint(anchor);
@@ -123,8 +129,8 @@ FailureOr<Value> Emitter::emitRead(const Expr *e) {
       identity ? nullptr : b.getDenseI64ArrayAttr(access.dims);
   Value array = func.getArgument(access.param);
   mlir::Type element = cast<MemRefType>(array.getType()).getElementType();
-  return Value(
-      GatherOp::create(b, access.loc, element, array, access.offsets, dims));
+  cached = GatherOp::create(b, access.loc, element, array, access.offsets, dims);
+  return cached;
 }
 
 FailureOr<Value> Emitter::emitBinary(const BinaryOperator *op) {

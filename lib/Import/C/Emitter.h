@@ -17,6 +17,9 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+#include <vector>
+
 namespace mlir::stencil::importc {
 
 /// A write of the body waiting for its value to leave a branch.
@@ -70,6 +73,9 @@ private:
   DenseMap<const clang::ValueDecl *, Value> values;
   /// The nest being emitted (-1 outside the nests), its domain.
   int nest = -1;
+  /// The gathers of the nest's body, by (array, dims, offsets): one read
+  /// per element.
+  std::map<std::vector<int64_t>, Value> gathers;
   /// The locals declared in the nest's body.
   llvm::DenseSet<const clang::VarDecl *> bodyLocals;
   /// Writes collected in a branch (null at the top of a body).

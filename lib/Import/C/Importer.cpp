@@ -124,8 +124,9 @@ static OwningOpRef<ModuleOp> importAST(MLIRContext &context,
   OwningOpRef<ModuleOp> module =
       ModuleOp::create(FileLineColLoc::get(&context, path, 1, 1));
   for (auto &a : analyses)
-    if (failed(Emitter(*a, builder).emitFunction(*module)))
-      return nullptr;
+    ok &= succeeded(Emitter(*a, builder).emitFunction(*module));
+  if (!ok)
+    return nullptr;
   if (failed(verify(*module)))
     return nullptr;
   return module;

@@ -235,16 +235,19 @@ static LogicalResult walkNest(const ForStmt *outer, const Locator &loc,
     }
     if (const auto *block = dyn_cast<CompoundStmt>(s)) {
       unsigned loops = llvm::count_if(block->body(), containsLoop);
-      for (const Stmt *x : block->body())
-        if (containsLoop(x))
-          return loops > 1 && headers.size() == 1
-                     ? loc.error(f->getForLoc())
-                           << "a loop whose body holds several loop nests "
-                              "(a time loop?) is not supported yet: import "
-                              "the nests of one step as a function"
-                     : loc.error(x->getBeginLoc())
-                           << "an imperfect loop nest: a stencil nest has "
-                              "statements only in its innermost loop";
+      if (loops && loops < block->size())
+        for (const Stmt *x : block->body())
+          if (!containsLoop(x))
+            return loc.error(x->getBeginLoc())
+                   << "an imperfect loop nest: this statement is outside the "
+                      "innermost loop, and a stencil nest has statements only "
+                      "in its innermost loop";
+      if (loops)
+        return loc.error(f->getForLoc())
+               << "a loop whose body holds several loop nests"
+               << (headers.size() == 1 ? " (a time loop?)" : "")
+               << " is not supported yet: import the nests of one step as a "
+                  "function";
     } else if (containsLoop(s)) {
       return loc.error(s->getBeginLoc())
              << "only 'for' loops with a counter make a stencil nest";

@@ -84,9 +84,24 @@ static json::Object paramJSON(const ParamPlan &p) {
   return o;
 }
 
-/// Prints `expr` with the symbols named after the C size parameters.
+/// Prints `expr` with the symbols named after the C size parameters, as C
+/// would write it (`2 * m - k`).
 static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
-                        raw_ostream &os, bool top = false) {
+                        raw_ostream &os);
+
+/// `c * x`, with parentheses around a sum.
+static void printScaled(int64_t c, AffineExpr x, ArrayRef<std::string> symbols,
+                        raw_ostream &os) {
+  if (c != 1)
+    os << c << " * ";
+  bool paren = c != 1 && x.getKind() == AffineExprKind::Add;
+  os << (paren ? "(" : "");
+  printAffine(x, symbols, os);
+  os << (paren ? ")" : "");
+}
+
+static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
+                        raw_ostream &os) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
     os << c.getValue();
     return;
@@ -96,37 +111,48 @@ static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
     return;
   }
   auto bin = cast<AffineBinaryOpExpr>(expr);
-  StringRef op = " + ";
-  switch (bin.getKind()) {
-  case AffineExprKind::Mul:
-    op = " * ";
-    break;
-  case AffineExprKind::FloorDiv:
-    op = " floordiv ";
-    break;
-  case AffineExprKind::CeilDiv:
-    op = " ceildiv ";
-    break;
-  case AffineExprKind::Mod:
-    op = " mod ";
-    break;
-  default:
-    break;
-  }
-  AffineExpr rhs = bin.getRHS();
+  AffineExpr lhs = bin.getLHS(), rhs = bin.getRHS();
   auto constant = dyn_cast<AffineConstantExpr>(rhs);
-  if (bin.getKind() == AffineExprKind::Add && constant &&
-      constant.getValue() < 0) {
-    op = " - ";
-    rhs = getAffineConstantExpr(-constant.getValue(), expr.getContext());
+  switch (bin.getKind()) {
+  case AffineExprKind::Add: {
+    printAffine(lhs, symbols, os);
+    auto mul = dyn_cast<AffineBinaryOpExpr>(rhs);
+    auto factor = mul && mul.getKind() == AffineExprKind::Mul
+                      ? dyn_cast<AffineConstantExpr>(mul.getRHS())
+                      : AffineConstantExpr();
+    if (constant && constant.getValue() < 0) {
+      os << " - " << -constant.getValue();
+    } else if (factor && factor.getValue() < 0) {
+      os << " - ";
+      printScaled(-factor.getValue(), mul.getLHS(), symbols, os);
+    } else {
+      os << " + ";
+      printAffine(rhs, symbols, os);
+    }
+    return;
   }
-  if (!top)
+  case AffineExprKind::Mul:
+    if (constant) {
+      printScaled(constant.getValue(), lhs, symbols, os);
+      return;
+    }
     os << "(";
-  printAffine(bin.getLHS(), symbols, os);
-  os << op;
-  printAffine(rhs, symbols, os);
-  if (!top)
+    printAffine(lhs, symbols, os);
+    os << ") * (";
+    printAffine(rhs, symbols, os);
     os << ")";
+    return;
+  default: {
+    StringRef op = bin.getKind() == AffineExprKind::FloorDiv  ? " floordiv "
+                   : bin.getKind() == AffineExprKind::CeilDiv ? " ceildiv "
+                                                              : " mod ";
+    os << "(";
+    printAffine(lhs, symbols, os);
+    os << ")" << op;
+    printAffine(rhs, symbols, os);
+    return;
+  }
+  }
 }
 
 static json::Array affineJSON(AffineMap map, const FunctionPlan &plan) {
@@ -137,7 +163,7 @@ static json::Array affineJSON(AffineMap map, const FunctionPlan &plan) {
   for (AffineExpr expr : map.getResults()) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    printAffine(expr, symbols, os, /*top=*/true);
+    printAffine(expr, symbols, os);
     result.push_back(s);
   }
   return result;
