@@ -58,7 +58,7 @@ LogicalResult Emitter::emitFunction(ModuleOp module) {
   const auto *body = cast<CompoundStmt>(a.ast.decl->getBody());
   unsigned next = 0;
   for (const Stmt *s : body->body()) {
-    if (isa<ForStmt>(s)) {
+    if (asForLoop(s)) {
       b.setInsertionPointToEnd(entry);
       if (failed(emitNest(next++)))
         return failure();
