@@ -14,7 +14,9 @@ arrays' shapes and the scalars):
      clang-compiled call, to 1e-15 relative (the largest difference over
      the largest magnitude of the array); whether they are bitwise equal
      is printed (the reference is compiled with -ffp-contract=off, as the
-     compiled stencil code contracts nothing);
+     compiled stencil code contracts nothing unless convert-to-omp's
+     fp-contract says so; with clang's default -ffp-contract=on and
+     -march=native the f64 kernels differ by FMAs, up to 2e-16);
   4. gradient: `stencilad.check_gradient` (central differences, the
      dot-product test for the kernels marked linear, 1 against 2 threads),
      then the same checks with the clang-compiled C as the primal (the
