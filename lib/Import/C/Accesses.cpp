@@ -118,6 +118,7 @@ LogicalResult AccessCollector::record(const Expr *e, AccessPlan::Kind kind) {
   a.ast.accessOf[e] = {nest, unsigned(accesses.size())};
   accesses.push_back(std::move(access));
   a.ast.nests[nest].arms.push_back(arms);
+  a.ast.nests[nest].exprs.push_back(e);
   return success();
 }
 
@@ -310,6 +311,9 @@ static bool exclusive(ArrayRef<std::pair<const Stmt *, int>> x,
 static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
   const auto &accesses = a.plan.nests[nest].accesses;
   const auto &arms = a.ast.nests[nest].arms;
+  auto at = [&](const AccessPlan &access) {
+    return a.locator.error(a.ast.nests[nest].exprs[&access - accesses.data()]);
+  };
   for (const AccessPlan &write : accesses) {
     if (write.kind == AccessPlan::Kind::Read)
       continue;
@@ -318,7 +322,7 @@ static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
       if (&other == &write || other.param != write.param)
         continue;
       if (other.kind == AccessPlan::Kind::Read)
-        return emitError(other.loc)
+        return at(other)
                << "'" << name
                << "' is read here and written in the same loop nest: an "
                   "in-place update (Gauss-Seidel) is not a stencil loop, "
@@ -332,7 +336,7 @@ static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
       if (assigned && &other > &write &&
           !exclusive(arms[&write - accesses.data()],
                      arms[&other - accesses.data()]))
-        return emitError(other.loc)
+        return at(other)
                << "'" << name << "' is assigned in this loop nest already: "
                   "assign each array once per nest";
     }

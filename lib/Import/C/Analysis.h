@@ -31,6 +31,8 @@ struct FunctionAST {
     const clang::ForStmt *outer = nullptr;
     llvm::SmallVector<const clang::VarDecl *> counters;
     const clang::Stmt *body = nullptr;
+    /// Per access: its expression.
+    std::vector<const clang::Expr *> exprs;
     /// Per access: the branches it is in, as (if statement, arm) from the
     /// outermost; two assignments in different arms of one `if` exclude
     /// each other.

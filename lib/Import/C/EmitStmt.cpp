@@ -181,7 +181,7 @@ LogicalResult Emitter::emitIf(const IfStmt *s) {
              accesses[x.access].dims == access.dims;
     });
     if (e == arms[1].effects.end())
-      return emitError(access.loc)
+      return a.locator.error(a.ast.nests[nest].exprs[t.access])
              << "'" << a.plan.params[access.param].name
              << "' is assigned in one branch only: the other would keep its "
                 "old value, which a stencil loop does not read; assign it in "
@@ -195,7 +195,7 @@ LogicalResult Emitter::emitIf(const IfStmt *s) {
     if (llvm::is_contained(matched, k))
       continue;
     if (accesses[e.access].kind == AccessPlan::Kind::Store)
-      return emitError(accesses[e.access].loc)
+      return a.locator.error(a.ast.nests[nest].exprs[e.access])
              << "'" << a.plan.params[accesses[e.access].param].name
              << "' is assigned in one branch only: the other would keep its "
                 "old value, which a stencil loop does not read; assign it in "

@@ -41,7 +41,11 @@ public:
     if (l.isMacroID()) {
       StringRef macro =
           clang::Lexer::getImmediateMacroName(l, sm, ast.getLangOpts());
-      diag.attachNote(fileLoc(sm.getSpellingLoc(l)))
+      // A token of a macro argument: where the #define uses the argument.
+      clang::SourceLocation def = l;
+      while (sm.isMacroArgExpansion(def))
+        def = sm.getImmediateExpansionRange(def).getBegin();
+      diag.attachNote(fileLoc(sm.getSpellingLoc(def)))
           << "expanded from macro '" << macro << "'";
     }
     return diag;
