@@ -2,7 +2,7 @@
 //
 //   stencil-import-c kernel.c [-o kernel.mlir] [--function=f,g]
 //                    [--active=u,c] [--assume-no-alias] [-DN=64] [-Idir]
-//                    [--print-plan]
+//                    [--extents=w:nx,ny,nz] [--print-plan]
 //
 // Parses kernel.c with Clang and writes its stencil functions as stencil
 // IR, located at the C source, for stencil-opt and stencil-compile
@@ -43,6 +43,11 @@ static cl::opt<bool> assumeNoAlias(
     "assume-no-alias",
     cl::desc("Array parameters without restrict do not overlap"),
     cl::cat(importOptions));
+static cl::list<std::string>
+    extents("extents",
+            cl::desc("The extents of a flat array indexed by hand, outermost "
+                     "first (once per array)"),
+            cl::value_desc("array:nx,ny,nz"), cl::cat(importOptions));
 static cl::list<std::string> defines("D", cl::desc("Define a macro for Clang"),
                                      cl::Prefix, cl::cat(importOptions));
 static cl::list<std::string> includes("I", cl::desc("Include directory"),
@@ -64,6 +69,7 @@ int main(int argc, char **argv) {
   options.functions.assign(functions.begin(), functions.end());
   options.active.assign(active.begin(), active.end());
   options.assumeNoAlias = assumeNoAlias;
+  options.extents.assign(extents.begin(), extents.end());
   for (const std::string &d : defines)
     options.clangArgs.push_back("-D" + d);
   for (const std::string &i : includes)

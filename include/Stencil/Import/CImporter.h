@@ -28,6 +28,10 @@ struct CImportOptions {
   std::vector<std::string> active;
   /// Assume that array parameters without `restrict` do not alias.
   bool assumeNoAlias = false;
+  /// The extents of flat arrays indexed by hand, one `name:e0,e1,...` per
+  /// array, outermost first, over the integer parameters (`w:nx,ny,nz`):
+  /// the array gets that layout instead of the one its subscripts show.
+  std::vector<std::string> extents;
   /// Further arguments for Clang (`-DN=64`, `-Iinclude`, `-std=c11`).
   std::vector<std::string> clangArgs;
 };

@@ -144,6 +144,14 @@ LogicalResult AccessCollector::subscript(const Expr *e, AccessPlan &access) {
                              "subscripted in a stencil loop";
   access.param = it->second;
   const ParamPlan &param = a.plan.params[it->second];
+  if (param.linearized) { // w[(i*ny + j)*nz + k], *w
+    if (indices.size() > 1)
+      return loc().error(e) << "'" << param.name << "' is a pointer, '"
+                            << loc().source(e) << "' subscripts it "
+                            << indices.size() << " times";
+    return analyzeLinearized(a, nest, indices.empty() ? nullptr : indices[0],
+                             access.param, access);
+  }
   if (indices.empty()) { // *u
     if (param.shape.size() != 1)
       return loc().error(e) << "'" << loc().source(e)

@@ -21,12 +21,16 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
+
 namespace mlir::stencil::importc {
 
 /// The AST side of a FunctionPlan.
 struct FunctionAST {
   const clang::FunctionDecl *decl = nullptr;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> paramIndex;
+  /// The declaration of each entry of FunctionPlan::params.
+  llvm::SmallVector<const clang::ValueDecl *> declOf;
   struct Nest {
     const clang::ForStmt *outer = nullptr;
     llvm::SmallVector<const clang::VarDecl *> counters;
@@ -41,10 +45,14 @@ struct FunctionAST {
   };
   /// Parallel to FunctionPlan::nests.
   std::vector<Nest> nests;
+  /// Per time loop of the plan: its statement.
+  std::vector<const clang::ForStmt *> timeLoops;
   /// An access expression (the outermost subscript, or `*p`) -> its
   /// (nest, access) in the plan.
   llvm::DenseMap<const clang::Expr *, std::pair<unsigned, unsigned>> accessOf;
 };
+
+struct LinearizedState;
 
 /// Shared state of the analysis of one function.
 struct Analysis {
@@ -52,6 +60,8 @@ struct Analysis {
   const CImportOptions &options;
   FunctionPlan plan;
   FunctionAST ast;
+  /// Linearized.cpp: the atoms and layouts of linearized arrays.
+  std::shared_ptr<LinearizedState> linearized;
 
   Analysis(const Locator &locator, const CImportOptions &options)
       : locator(locator), options(options) {}
@@ -76,11 +86,32 @@ LogicalResult analyzeBody(Analysis &a);
 /// -fopenmp), which say how to run it, as the lowering decides anyway.
 /// Null for other statements.
 const clang::ForStmt *asForLoop(const clang::Stmt *s);
-/// Nests.cpp: `for (int i = lo; i < hi; i++)` headers of a perfect nest.
+/// Nests.cpp: a perfect nest (plan.nests, ast.nests, its accesses).
+LogicalResult analyzeNest(Analysis &a, const clang::ForStmt *outer);
+/// Nests.cpp: one loop's counter and bounds (maps of one result).
+struct LoopBounds {
+  const clang::VarDecl *counter;
+  AffineMap lower, upper;
+};
+FailureOr<LoopBounds> analyzeLoopHeader(Analysis &a, const clang::ForStmt *f);
+/// Nests.cpp: declarations outside the nests: counters, float scalars,
+/// pointer locals (arrays of the plan after the parameters).
+LogicalResult declareLocals(Analysis &a, const clang::DeclStmt *decl);
+/// Nests.cpp: true if `v` is a counter of nest `nest`.
 bool isLoopCounter(const Analysis &a, unsigned nest, const clang::VarDecl *v);
+
+/// TimeLoops.cpp: a loop whose body holds nests and pointer rotations.
+bool isTimeLoop(const clang::ForStmt *f);
+LogicalResult analyzeTimeLoop(Analysis &a, const clang::ForStmt *f);
 
 /// Accesses.cpp: the accesses of nest `nest`'s body.
 LogicalResult analyzeAccesses(Analysis &a, unsigned nest);
+
+/// Linearized.cpp: before the nests, the layout of each one-dimensional
+/// array parameter whose subscripts are linearized multi-dimensional
+/// indices (`w[(i*ny + j)*nz + k]`): its plan becomes linearized, with the
+/// delinearized rank.
+LogicalResult planLinearized(Analysis &a);
 
 /// Linearized.cpp: a one-subscript access of a pointer whose index is not
 /// `counter + constant` (a linearized multi-dimensional index). DELINEARIZE

@@ -127,7 +127,7 @@ FailureOr<Value> Emitter::emitRead(const Expr *e) {
     identity &= d == int64_t(i);
   DenseI64ArrayAttr dims =
       identity ? nullptr : b.getDenseI64ArrayAttr(access.dims);
-  Value array = func.getArgument(access.param);
+  Value array = this->array(access.param);
   mlir::Type element = cast<MemRefType>(array.getType()).getElementType();
   cached = GatherOp::create(b, access.loc, element, array, access.offsets, dims);
   return cached;

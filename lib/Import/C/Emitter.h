@@ -37,7 +37,12 @@ public:
 
 private:
   // Emit.cpp
+  LogicalResult emitTopLevel(const clang::Stmt *s, unsigned &nextNest,
+                             unsigned &nextLoop);
+  LogicalResult emitTimeLoop(unsigned index, unsigned &nextNest);
   LogicalResult emitNest(unsigned nest);
+  /// The memref an array of the plan (a parameter or a pointer local) is now.
+  Value array(unsigned param) const;
   LogicalResult emitLocal(const clang::VarDecl *var);
   void emitEffect(const Effect &effect);
 

@@ -85,7 +85,8 @@ static LogicalResult planFunction(Analysis &a) {
   if (fd->isVariadic())
     return a.locator.error(fd->getLocation())
            << "'" << fd->getName() << "' is variadic";
-  if (failed(analyzeParams(a)) || failed(analyzeBody(a)))
+  if (failed(analyzeParams(a)) || failed(planLinearized(a)) ||
+      failed(analyzeBody(a)))
     return failure();
   return checkAliasing(a);
 }

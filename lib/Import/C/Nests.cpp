@@ -246,15 +246,14 @@ static LogicalResult walkNest(const ForStmt *outer, const Locator &loc,
         for (const Stmt *x : block->body())
           if (!containsLoop(x))
             return loc.error(x->getBeginLoc())
-                   << "an imperfect loop nest: this statement is outside the "
-                      "innermost loop, and a stencil nest has statements only "
-                      "in its innermost loop";
+                   << "this statement is outside the innermost loop: a "
+                      "stencil nest has statements only in its innermost "
+                      "loop, and a time step only loop nests and pointer "
+                      "rotations";
       if (loops)
         return loc.error(f->getForLoc())
-               << "a loop whose body holds several loop nests"
-               << (headers.size() == 1 ? " (a time loop?)" : "")
-               << " is not supported yet: import the nests of one step as a "
-                  "function";
+               << "a loop inside a nest whose body holds several loop nests: "
+                  "a time loop is the outermost loop of the function";
     } else if (containsLoop(s)) {
       return loc.error(s->getBeginLoc())
              << "only 'for' loops with a counter make a stencil nest";
@@ -264,7 +263,8 @@ static LogicalResult walkNest(const ForStmt *outer, const Locator &loc,
   }
 }
 
-static LogicalResult analyzeNest(Analysis &a, const ForStmt *outer) {
+LogicalResult mlir::stencil::importc::analyzeNest(Analysis &a,
+                                                  const ForStmt *outer) {
   SmallVector<LoopHeader> headers;
   const Stmt *body = nullptr;
   if (failed(walkNest(outer, a.locator, headers, body)))
@@ -294,14 +294,58 @@ static LogicalResult analyzeNest(Analysis &a, const ForStmt *outer) {
   return analyzeAccesses(a, a.plan.nests.size() - 1);
 }
 
+FailureOr<LoopBounds>
+mlir::stencil::importc::analyzeLoopHeader(Analysis &a, const ForStmt *f) {
+  LoopHeader h;
+  if (failed(parseInit(f, a.locator, h)) || failed(parseCond(f, a.locator, h)) ||
+      failed(parseInc(f, a.locator, h)))
+    return failure();
+  BoundBuilder bounds{a, {}};
+  auto lo = bounds.build(h.lower);
+  if (failed(lo))
+    return failure();
+  auto hi = bounds.build(h.upper);
+  if (failed(hi))
+    return failure();
+  unsigned symbols = a.plan.sizeParams().size();
+  MLIRContext *ctx = a.locator.getContext();
+  return LoopBounds{h.counter, AffineMap::get(0, symbols, *lo, ctx),
+                    AffineMap::get(0, symbols, h.inclusive ? *hi + 1 : *hi, ctx)};
+}
+
 bool mlir::stencil::importc::isLoopCounter(const Analysis &a, unsigned nest,
                                            const VarDecl *v) {
   return llvm::is_contained(a.ast.nests[nest].counters, v);
 }
 
-/// `int i, j;` (counters declared ahead, as in C89) and float scalars with
-/// an initial value are allowed between the nests.
-static LogicalResult checkDecl(Analysis &a, const DeclStmt *decl) {
+/// `double *cur = u1;`: a pointer local that starts as an array (and may
+/// be rotated by a time loop). It is an array of the plan, after the
+/// parameters.
+static LogicalResult declarePointer(Analysis &a, const VarDecl *var) {
+  const Expr *init = var->getInit() ? var->getInit()->IgnoreParenImpCasts()
+                                    : nullptr;
+  const auto *ref = dyn_cast_or_null<DeclRefExpr>(init);
+  auto it = ref ? a.ast.paramIndex.find(ref->getDecl()) : a.ast.paramIndex.end();
+  if (it == a.ast.paramIndex.end() ||
+      a.plan.params[it->second].kind != ParamKind::Array)
+    return a.locator.error(var->getLocation())
+           << "the pointer '" << var->getName()
+           << "' starts as an array parameter or another such pointer "
+              "('double *cur = u1;')";
+  ParamPlan local = a.plan.params[it->second];
+  local.name = var->getName().str();
+  local.loc = a.locator.loc(var->getLocation());
+  local.initial = it->second;
+  local.active = false;
+  local.written = local.used = false;
+  a.ast.paramIndex[var] = a.plan.params.size();
+  a.ast.declOf.push_back(var);
+  a.plan.params.push_back(std::move(local));
+  return success();
+}
+
+LogicalResult mlir::stencil::importc::declareLocals(Analysis &a,
+                                                    const DeclStmt *decl) {
   for (const Decl *d : decl->decls()) {
     const auto *var = dyn_cast<VarDecl>(d);
     if (!var)
@@ -311,10 +355,16 @@ static LogicalResult checkDecl(Analysis &a, const DeclStmt *decl) {
       continue;
     if (type->isRealFloatingType() && var->getInit())
       continue;
+    if (type->isPointerType()) {
+      if (failed(declarePointer(a, var)))
+        return failure();
+      continue;
+    }
     return a.locator.error(var->getLocation())
            << "'" << var->getName()
            << "': outside the loop nests, a stencil function declares only "
-              "loop counters and float scalars with an initial value";
+              "loop counters, float scalars with an initial value and "
+              "pointers to its arrays";
   }
   return success();
 }
@@ -323,12 +373,12 @@ LogicalResult mlir::stencil::importc::analyzeBody(Analysis &a) {
   const auto *body = dyn_cast<CompoundStmt>(a.ast.decl->getBody());
   for (const Stmt *s : body->body()) {
     if (const ForStmt *f = asForLoop(s)) {
-      if (failed(analyzeNest(a, f)))
+      if (failed(isTimeLoop(f) ? analyzeTimeLoop(a, f) : analyzeNest(a, f)))
         return failure();
       continue;
     }
     if (const auto *decl = dyn_cast<DeclStmt>(s)) {
-      if (failed(checkDecl(a, decl)))
+      if (failed(declareLocals(a, decl)))
         return failure();
       continue;
     }

@@ -119,21 +119,31 @@ LogicalResult mlir::stencil::importc::analyzeParams(Analysis &a) {
              << "' is an integer and cannot be active: only float arrays "
                 "and scalars have derivatives";
     a.ast.paramIndex[p] = a.plan.params.size();
+    a.ast.declOf.push_back(p);
     a.plan.params.push_back(std::move(param));
   }
   return success();
 }
 
 LogicalResult mlir::stencil::importc::checkAliasing(Analysis &a) {
+  auto &params = a.plan.params;
+  // What a pointer local does, it does to the array it starts as.
+  for (size_t i = params.size(); i-- > 0;) {
+    if (params[i].initial < 0)
+      continue;
+    ParamPlan &start = params[params[i].initial];
+    start.used |= params[i].used;
+    start.written |= params[i].written;
+  }
   if (a.options.assumeNoAlias)
     return success();
-  auto &params = a.plan.params;
   for (auto [i, p] : llvm::enumerate(params)) {
-    if (p.kind != ParamKind::Array || !p.used || p.restrict)
+    if (p.kind != ParamKind::Array || !p.used || p.restrict || p.initial >= 0)
       continue;
     for (size_t j = 0; j < i; ++j) {
       const ParamPlan &q = params[j];
       if (q.kind != ParamKind::Array || !q.used || q.restrict ||
+          q.initial >= 0 ||
           q.element != p.element || !(p.written || q.written))
         continue;
       const ParamPlan &w = p.written ? p : q;

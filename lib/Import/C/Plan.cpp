@@ -20,6 +20,10 @@ SmallVector<unsigned> FunctionPlan::sizeParams() const {
   return result;
 }
 
+unsigned FunctionPlan::numArgs() const {
+  return llvm::count_if(params, [](const ParamPlan &p) { return p.initial < 0; });
+}
+
 static std::string text(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     return (file.getFilename().strref() + ":" + Twine(file.getLine()) + ":" +
@@ -66,8 +70,12 @@ static json::Array strings(ArrayRef<std::string> values) {
   return result;
 }
 
-static json::Object paramJSON(const ParamPlan &p) {
+static json::Object paramJSON(const ParamPlan &p, const FunctionPlan &plan) {
   json::Object o{{"name", p.name}, {"kind", kindName(p.kind)}};
+  if (p.initial >= 0) {
+    o["kind"] = "pointer";
+    o["starts"] = plan.params[p.initial].name;
+  }
   if (p.kind != ParamKind::Size)
     o["element"] = text(p.element);
   if (p.kind == ParamKind::Array) {
@@ -199,13 +207,26 @@ void mlir::stencil::importc::printPlanJSON(ArrayRef<FunctionPlan> plans,
   for (const FunctionPlan &plan : plans) {
     json::Array params, nests;
     for (const ParamPlan &p : plan.params)
-      params.push_back(paramJSON(p));
+      params.push_back(paramJSON(p, plan));
     for (const NestPlan &n : plan.nests)
       nests.push_back(nestJSON(n, plan));
+    json::Array loops;
+    for (const TimeLoopPlan &t : plan.timeLoops) {
+      json::Array states;
+      for (unsigned s : t.states)
+        states.push_back(plan.params[s].name);
+      loops.push_back(json::Object{{"loc", text(t.loc)},
+                                   {"counter", t.counter},
+                                   {"lower", affineJSON(t.lower, plan)},
+                                   {"upper", affineJSON(t.upper, plan)},
+                                   {"nests", json::Array{t.firstNest, t.numNests}},
+                                   {"states", std::move(states)}});
+    }
     functions.push_back(json::Object{{"name", plan.name},
                                      {"loc", text(plan.loc)},
                                      {"params", std::move(params)},
-                                     {"nests", std::move(nests)}});
+                                     {"nests", std::move(nests)},
+                                     {"time_loops", std::move(loops)}});
   }
   os << llvm::formatv("{0:2}",
                       json::Value(json::Object{{"functions", std::move(functions)}}))

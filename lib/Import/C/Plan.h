@@ -42,6 +42,10 @@ struct ParamPlan {
   bool linearized = false;
   /// The strides of a linearized array, as C expressions, outermost first.
   llvm::SmallVector<std::string> strides;
+  /// A pointer local (`double *cur = u1;`), not an argument: the index of
+  /// the array it starts as. -1 for a parameter. Locals follow the
+  /// parameters in FunctionPlan::params.
+  int initial = -1;
   bool active = false;
   bool readOnly = false; ///< `const` elements
   bool restrict = false;
@@ -73,11 +77,29 @@ struct NestPlan {
   std::vector<AccessPlan> accesses;
 };
 
+/// A loop over time steps around nests (an scf.for whose iteration
+/// arguments are the pointer locals the step rotates).
+struct TimeLoopPlan {
+  LocationAttr loc;
+  std::string counter;
+  /// Symbol-only maps as for nests; one result each.
+  AffineMap lower, upper;
+  /// The nests of the step: [firstNest, firstNest + numNests).
+  unsigned firstNest = 0, numNests = 0;
+  /// The pointer locals the step assigns, in declaration order.
+  llvm::SmallVector<unsigned> states;
+};
+
 struct FunctionPlan {
   std::string name;
   LocationAttr loc;
+  /// The parameters, then the pointer locals.
   std::vector<ParamPlan> params;
   std::vector<NestPlan> nests;
+  std::vector<TimeLoopPlan> timeLoops;
+
+  /// The number of parameters (the function's arguments).
+  unsigned numArgs() const;
 
   /// The indices of the Size parameters, in order: the symbols of the
   /// bound maps.

@@ -37,20 +37,32 @@ void global_bound(int n, double *restrict a, const double *restrict b) {
 void imperfect(int n, double (*restrict a)[8], const double (*restrict b)[8],
                double *restrict c) {
   for (int i = 0; i < n; i++) {
-    // CHECK: loops.c:[[@LINE+1]]:5: error: an imperfect loop nest: this statement is outside the innermost loop, and a stencil nest has statements only in its innermost loop
+    // CHECK: loops.c:[[@LINE+1]]:5: error: this statement is outside the innermost loop: a stencil nest has statements only in its innermost loop, and a time step only loop nests and pointer rotations
     c[i] = 1.0;
     for (int j = 0; j < 8; j++)
       a[i][j] = b[i][j];
   }
 }
 
-void time_loop(int steps, int n, double *restrict u, double *restrict v) {
-  // CHECK: loops.c:[[@LINE+1]]:3: error: a loop whose body holds several loop nests (a time loop?) is not supported yet: import the nests of one step as a function
+void time_loop_source(int steps, int n, double *restrict u,
+                      double *restrict v, const double *restrict w) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)
       v[i] = u[i - 1] + u[i + 1];
+    // CHECK: loops.c:[[@LINE+1]]:5: error: this statement is outside the innermost loop: a stencil nest has statements only in its innermost loop, and a time step only loop nests and pointer rotations
+    v[1] += w[0];
+  }
+}
+
+void time_loop_rotation(int steps, int n, double *restrict u0,
+                        double *restrict u1, double *restrict w) {
+  double *cur = u0, *next = u1;
+  for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)
-      u[i] = v[i - 1] + v[i + 1];
+      next[i] = cur[i - 1] + cur[i + 1];
+    // CHECK: loops.c:[[@LINE+1]]:8: error: a time step rotates pointer locals among its arrays ('tmp = prev; prev = cur;'): 'u0 = next' is not such a rotation
+    u0 = next;
+    cur = next;
   }
 }
 
