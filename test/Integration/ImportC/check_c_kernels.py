@@ -241,10 +241,12 @@ def check_kernel(res, spec, opts, inputs):
     args = arguments(spec, f, rng)
     check_primal(res, name, f, ref, args)
     linear = spec.get("linear", False)
+    # A time loop's adjoint: "snapshots" bounds the checkpointing schedule.
+    extra = {"snapshots": spec["snapshots"]} if "snapshots" in spec else {}
     res.report(name, stencilad.check_gradient(f, args, linear=linear,
-                                              threads=(1, 2)))
-    res.report(name + "[clang]", stencilad.check_gradient(ref, args,
-                                                          linear=linear, rng=2))
+                                              threads=(1, 2), **extra))
+    res.report(name + "[clang]", stencilad.check_gradient(
+        ref, args, linear=linear, rng=2, **extra))
     if "mlir" in spec:
         check_mlir(res, name, spec, f, args, opts.examples, rng)
 
