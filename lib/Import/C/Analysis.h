@@ -81,6 +81,11 @@ LogicalResult checkAliasing(Analysis &a);
 /// locals; fills plan.nests and ast.nests (the accesses through
 /// analyzeAccesses).
 LogicalResult analyzeBody(Analysis &a);
+/// `s` as a `for` loop: the loop itself, or the loop under OpenMP loop
+/// pragmas (`#pragma omp parallel for`, `simd`, ... in C parsed with
+/// -fopenmp), which say how to run it, as the lowering decides anyway.
+/// Null for other statements.
+const clang::ForStmt *asForLoop(const clang::Stmt *s);
 /// Nests.cpp: a perfect nest (plan.nests, ast.nests, its accesses).
 LogicalResult analyzeNest(Analysis &a, const clang::ForStmt *outer);
 /// Nests.cpp: one loop's counter and bounds (maps of one result).

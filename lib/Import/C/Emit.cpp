@@ -73,7 +73,7 @@ Value Emitter::array(unsigned param) const {
 /// Declarations, nests and time loops of the function, or of a time step.
 LogicalResult Emitter::emitTopLevel(const Stmt *s, unsigned &nextNest,
                                     unsigned &nextLoop) {
-  if (const auto *f = dyn_cast<ForStmt>(s)) {
+  if (const ForStmt *f = asForLoop(s)) {
     if (nextLoop < a.ast.timeLoops.size() && a.ast.timeLoops[nextLoop] == f)
       return emitTimeLoop(nextLoop++, nextNest);
     return emitNest(nextNest++);

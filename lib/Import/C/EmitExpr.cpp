@@ -190,15 +190,58 @@ FailureOr<Value> Emitter::emitBinary(const BinaryOperator *op) {
   }
 }
 
+/// Why the C value of the integer expression `e` (an operation or a cast)
+/// can differ from its import, signed 64-bit `index` arithmetic: C's
+/// unsigned arithmetic wraps around, below zero or at its width, and a
+/// conversion to an unsigned or narrower type changes values. Empty when
+/// the two agree wherever C's signed arithmetic does not overflow.
+static StringRef wrapsInC(const Expr *e, const ASTContext &ctx) {
+  QualType type = e->getType();
+  if (const auto *cast = dyn_cast<CStyleCastExpr>(e)) {
+    QualType from = cast->getSubExpr()->getType();
+    if (!from->isIntegerType())
+      return {};
+    if (type->isUnsignedIntegerType() && from->isSignedIntegerType())
+      return "converts a signed value to an unsigned type, which wraps "
+             "negative values around";
+    if (ctx.getTypeSize(type) < ctx.getTypeSize(from))
+      return "converts to a narrower integer type, which wraps values "
+             "around";
+    return {};
+  }
+  if (!type->isUnsignedIntegerType() ||
+      !(isa<BinaryOperator>(e) || isa<UnaryOperator>(e)))
+    return {};
+  if (ctx.getTypeSize(type) < 64)
+    return "is unsigned arithmetic narrower than 64 bits, which wraps "
+           "around at its width";
+  const auto *op = dyn_cast<BinaryOperator>(e);
+  if (isa<UnaryOperator>(e) || op->getOpcode() == BO_Sub)
+    return "is an unsigned subtraction or negation, which wraps around "
+           "below zero";
+  return {};
+}
+
 FailureOr<Value> Emitter::emitIndex(const Expr *e) {
   e = e->IgnoreParenImpCasts();
   Location l = loc(e);
+  if (StringRef why = wrapsInC(e, a.locator.getAST()); !why.empty())
+    return a.locator.error(e)
+           << "the integer expression '" << a.locator.source(e) << "' " << why
+           << " in C; a stencil loop computes integers as signed 64-bit "
+              "values (use signed operands: int or long)";
   if (const auto *lit = dyn_cast<IntegerLiteral>(e))
     return Value(arith::ConstantIndexOp::create(
         b, l, lit->getValue().getSExtValue()));
   if (const auto *cast = dyn_cast<CStyleCastExpr>(e);
-      cast && cast->getType()->isIntegerType())
+      cast && cast->getType()->isIntegerType()) {
+    if (cast->getSubExpr()->getType()->isRealFloatingType())
+      return a.locator.error(cast)
+             << "the conversion '" << a.locator.source(cast)
+             << "' of a float to an integer is not imported: it is not "
+                "differentiable";
     return emitIndex(cast->getSubExpr());
+  }
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
     Value v = values.lookup(ref->getDecl());
     if (v && isa<IndexType>(v.getType()))
@@ -251,16 +294,18 @@ static std::optional<arith::CmpFPredicate> floatPredicate(BinaryOperatorKind k) 
   }
 }
 
-static std::optional<arith::CmpIPredicate> intPredicate(BinaryOperatorKind k) {
+static std::optional<arith::CmpIPredicate> intPredicate(BinaryOperatorKind k,
+                                                        bool isUnsigned) {
+  using P = arith::CmpIPredicate;
   switch (k) {
   case BO_LT:
-    return arith::CmpIPredicate::slt;
+    return isUnsigned ? P::ult : P::slt;
   case BO_LE:
-    return arith::CmpIPredicate::sle;
+    return isUnsigned ? P::ule : P::sle;
   case BO_GT:
-    return arith::CmpIPredicate::sgt;
+    return isUnsigned ? P::ugt : P::sgt;
   case BO_GE:
-    return arith::CmpIPredicate::sge;
+    return isUnsigned ? P::uge : P::sge;
   case BO_EQ:
     return arith::CmpIPredicate::eq;
   case BO_NE:
@@ -310,8 +355,21 @@ FailureOr<Value> Emitter::emitCond(const Expr *e) {
     FailureOr<Value> rhs = emitIndex(rhsExpr);
     if (failed(rhs))
       return failure();
-    return Value(
-        arith::CmpIOp::create(b, l, *intPredicate(op->getOpcode()), *lhs, *rhs));
+    // C compares in the operands' common type (lhsExpr's, after its
+    // implicit conversion): an unsigned one compares the values modulo
+    // 2^width, which the 64-bit index values give for 64 bits only.
+    QualType common = lhsExpr->getType();
+    if (common->isUnsignedIntegerType()) {
+      if (a.locator.getAST().getTypeSize(common) < 64)
+        return a.locator.error(op->getOperatorLoc())
+               << "the comparison '" << a.locator.source(op)
+               << "' is unsigned and narrower than 64 bits in C; a stencil "
+                  "loop compares integers as 64-bit values (use signed "
+                  "operands: int or long)";
+    }
+    return Value(arith::CmpIOp::create(
+        b, l, *intPredicate(op->getOpcode(), common->isUnsignedIntegerType()),
+        *lhs, *rhs));
   }
   return a.locator.error(e) << "the condition '" << a.locator.source(e)
                             << "' is not a comparison of floats or of "

@@ -9,6 +9,7 @@
 #include "Analysis.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtOpenMP.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/STLExtras.h"
@@ -195,6 +196,12 @@ struct BoundBuilder {
 };
 } // namespace
 
+const ForStmt *mlir::stencil::importc::asForLoop(const Stmt *s) {
+  while (const auto *omp = dyn_cast_or_null<OMPLoopDirective>(s))
+    s = omp->getInnermostCapturedStmt()->getCapturedStmt();
+  return dyn_cast_or_null<ForStmt>(s);
+}
+
 /// Walks a perfect nest from `outer` down; fills the headers and the body.
 static LogicalResult walkNest(const ForStmt *outer, const Locator &loc,
                               SmallVectorImpl<LoopHeader> &headers,
@@ -229,7 +236,7 @@ static LogicalResult walkNest(const ForStmt *outer, const Locator &loc,
         break;
       s = block->body_front();
     }
-    if (const auto *inner = dyn_cast<ForStmt>(s)) {
+    if (const ForStmt *inner = asForLoop(s)) {
       f = inner;
       continue;
     }
@@ -370,7 +377,7 @@ LogicalResult mlir::stencil::importc::declareLocals(Analysis &a,
 LogicalResult mlir::stencil::importc::analyzeBody(Analysis &a) {
   const auto *body = dyn_cast<CompoundStmt>(a.ast.decl->getBody());
   for (const Stmt *s : body->body()) {
-    if (const auto *f = dyn_cast<ForStmt>(s)) {
+    if (const ForStmt *f = asForLoop(s)) {
       if (failed(isTimeLoop(f) ? analyzeTimeLoop(a, f) : analyzeNest(a, f)))
         return failure();
       continue;

@@ -56,7 +56,7 @@ bool mlir::stencil::importc::isTimeLoop(const ForStmt *f) {
     return false;
   bool nests = false;
   for (const Stmt *s : body->body()) {
-    if (isa<ForStmt>(s))
+    if (asForLoop(s))
       nests = true;
     else if (!isStepDecl(s) && !pointerAssignment(s) && !pointUpdate(s) &&
              !isa<NullStmt>(s))
@@ -157,7 +157,7 @@ LogicalResult mlir::stencil::importc::analyzeTimeLoop(Analysis &a,
   loop.firstNest = a.plan.nests.size();
   llvm::DenseSet<const ValueDecl *> inStep;
   for (const Stmt *s : cast<CompoundStmt>(f->getBody())->body()) {
-    if (const auto *nest = dyn_cast<ForStmt>(s)) {
+    if (const ForStmt *nest = asForLoop(s)) {
       if (isTimeLoop(nest))
         return a.locator.error(nest->getForLoc())
                << "a time loop inside a time loop is not supported";
