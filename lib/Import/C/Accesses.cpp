@@ -253,7 +253,9 @@ LogicalResult AccessCollector::classify(const Expr *index,
                                         AccessPlan &access) {
   // Sum the coefficients of each counter (`i + i` is 2*i).
   SmallVector<std::pair<const VarDecl *, int64_t>> terms;
-  for (auto [var, coef] : lin.counters) {
+  for (const auto &term : lin.counters) {
+    const VarDecl *var = term.first;
+    int64_t coef = term.second;
     auto *it = llvm::find_if(terms, [&](auto &t) { return t.first == var; });
     if (it == terms.end())
       terms.push_back({var, coef});
@@ -354,7 +356,7 @@ static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
 
 LogicalResult mlir::stencil::importc::analyzeAccesses(Analysis &a,
                                                       unsigned nest) {
-  AccessCollector collector{a, nest};
+  AccessCollector collector{a, nest, {}};
   if (failed(collector.walk(a.ast.nests[nest].body)))
     return failure();
   return checkInPlace(a, nest);

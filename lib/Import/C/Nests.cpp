@@ -271,7 +271,7 @@ LogicalResult mlir::stencil::importc::analyzeNest(Analysis &a,
     return failure();
   MLIRContext *ctx = a.locator.getContext();
   SmallVector<AffineExpr> lower, upper;
-  FunctionAST::Nest astNest{outer, {}, body};
+  FunctionAST::Nest astNest{outer, {}, body, {}, {}};
   NestPlan nest{a.locator.loc(outer->getForLoc()), {}, {}, {}, {}};
   for (auto [d, h] : llvm::enumerate(headers)) {
     BoundBuilder bounds{a, ArrayRef(headers).take_front(d)};

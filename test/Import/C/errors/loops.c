@@ -50,7 +50,7 @@ void time_loop_source(int steps, int n, double *restrict u,
     for (int i = 1; i < n - 1; i++)
       v[i] = u[i - 1] + u[i + 1];
     // CHECK: loops.c:[[@LINE+1]]:5: error: this statement is outside the innermost loop: a stencil nest has statements only in its innermost loop, and a time step only loop nests and pointer rotations
-    v[1] += w[0];
+    u[0] = w[0];
   }
 }
 
