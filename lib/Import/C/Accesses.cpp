@@ -316,6 +316,11 @@ static bool exclusive(ArrayRef<std::pair<const Stmt *, int>> x,
   return false;
 }
 
+/// True if `read` reads the element `write` writes, at every point.
+static bool atPoint(const AccessPlan &read, const AccessPlan &write) {
+  return read.dims == write.dims && read.offsets == write.offsets;
+}
+
 /// An array is read or written in one nest, not both; assigned at most
 /// once on each path through the body, and not both assigned and updated.
 static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
@@ -331,6 +336,14 @@ static LogicalResult checkInPlace(Analysis &a, unsigned nest) {
     for (const AccessPlan &other : accesses) {
       if (&other == &write || other.param != write.param)
         continue;
+      if (other.kind == AccessPlan::Kind::Read && atPoint(other, write))
+        return at(other)
+               << "'" << name
+               << "' is read here at the point it is written: a stencil "
+                  "loop keeps the arrays it reads apart from those it "
+                  "writes; write the result to another array, or, if the "
+                  "update adds to the old value, write '" << name
+               << "[...] += ...'";
       if (other.kind == AccessPlan::Kind::Read)
         return at(other)
                << "'" << name

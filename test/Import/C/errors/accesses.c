@@ -61,3 +61,10 @@ void pointer_arithmetic(int n, double *restrict a, const double *restrict b) {
     // CHECK: accesses.c:[[@LINE+1]]:12: error: '*(b + i)': only the function's array parameters are subscripted in a stencil loop
     a[i] = *(b + i);
 }
+
+void pointwise(int n, double (*restrict u)[4], const double (*restrict e)[4]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 4; j++)
+      // CHECK: accesses.c:[[@LINE+1]]:17: error: 'u' is read here at the point it is written: a stencil loop keeps the arrays it reads apart from those it writes; write the result to another array, or, if the update adds to the old value, write 'u[...] += ...'
+      u[i][j] = u[i][j] - 0.5 * e[i][j];
+}
