@@ -37,6 +37,9 @@ void mlir::stencil::buildConvertToCPipeline(OpPassManager &pm,
   // arith.ceildivsi and friends, which EmitC does not take, as plain
   // divisions; maximumf/minimumf as compares and selects.
   pm.addPass(arith::createArithExpandOpsPass());
+  // Folds the linear indices' products and sums with constants, and drops
+  // what nothing uses, before EmitC gives each value a C variable.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createStencilOMPPragmasPass());
   pm.addPass(createParallelForToNestedForsPass());
   pm.addPass(createStencilConvertToEmitCPass());

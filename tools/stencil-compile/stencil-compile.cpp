@@ -62,7 +62,9 @@ static cl::OptionCategory compileOptions("Options of stencil-compile");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
                                       cl::Required, cl::cat(compileOptions));
 static cl::opt<std::string>
-    outputFile("o", cl::desc("Object file, or shared library with --shared"),
+    outputFile("o",
+               cl::desc("Object file, shared library with --shared, C "
+                        "source with --emit=c"),
                cl::value_desc("file"), cl::Required, cl::cat(compileOptions));
 static cl::opt<std::string>
     headerFile("header", cl::desc("Also write the C header of the entry points"),
@@ -87,16 +89,17 @@ static cl::opt<bool> verbose("v", cl::desc("Print the clang command"),
                              cl::cat(compileOptions));
 /// What -o gets: native code, or C source (docs/CSource.md).
 enum class EmitKind { Object, C };
-static cl::opt<EmitKind> emit(
-    "emit", cl::desc("What -o gets"),
-    cl::values(clEnumValN(EmitKind::Object, "obj",
-                          "a native object, or a shared library with "
-                          "--shared (default)"),
-               clEnumValN(EmitKind::C, "c",
-                          "C99 source with OpenMP pragmas, through EmitC "
-                          "(default passes: --convert-to-c; "
-                          "docs/CSource.md)")),
-    cl::init(EmitKind::Object), cl::cat(compileOptions));
+static const std::string emitCDescription =
+    ("C99 source with OpenMP pragmas, through EmitC (default passes: --" +
+     stencil::kConvertToCPipeline + "; docs/CSource.md)")
+        .str();
+static cl::opt<EmitKind>
+    emit("emit", cl::desc("What -o gets"),
+         cl::values(clEnumValN(EmitKind::Object, "obj",
+                               "a native object, or a shared library with "
+                               "--shared (default)"),
+                    clEnumValN(EmitKind::C, "c", emitCDescription)),
+         cl::init(EmitKind::Object), cl::cat(compileOptions));
 static cl::list<std::string>
     exports("export",
             cl::desc("Keep only these functions external (comma-separated)"),
@@ -349,7 +352,7 @@ static LogicalResult emitCSource(ModuleOp module,
     return failure();
   // Whatever the passes, only EmitC ops may reach the printer.
   WalkResult walk = module.walk([](Operation *op) {
-    if (isa<ModuleOp>(op) || isa<emitc::EmitCDialect>(op->getDialect()))
+    if (isa<ModuleOp>(op) || isa_and_nonnull<emitc::EmitCDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("is not in the EmitC dialect: --emit=c needs passes "
                     "that end in EmitC, such as --")

@@ -196,7 +196,10 @@ def StencilCArraysPass : Pass<"stencil-c-arrays", "::mlir::ModuleOp"> {
     row-major linear index (`((i0 * n1) + i1) * n2 + i2`) with
     `emitc.load` / `emitc.assign`; `memref.dim` becomes the extent.
     Temporaries (`memref.alloc` with identity layout) become `malloc`
-    calls and `memref.dealloc` `free`.
+    calls and `memref.dealloc` `free`. A comment (`emitc.verbatim`) right
+    before each function names its C parameters in order, after the
+    arguments' names in the source (their `NameLoc`, which stencil-compile
+    sets) or `arg<i>`: `// f: u, extent(u, 0), n`.
 
     #### Input invariant
     - Loops in SCF (after `--lower-affine`), no `stencil` op.

@@ -139,10 +139,12 @@ public:
     for (Operation &op : llvm::make_early_inc_range(entry))
       if (isa<arith::IndexCastOp, arith::ConstantOp>(op) && op.use_empty())
         op.erase();
-    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    // The comment right before the function (--stencil-convert-to-emitc
+    // keeps them together).
+    OpBuilder b(func);
     emitc::VerbatimOp::create(
         b, func.getLoc(),
-        "// Parameters: " + llvm::join(parameters, ", "));
+        "// " + func.getSymName().str() + ": " + llvm::join(parameters, ", "));
     return success();
   }
 
@@ -155,7 +157,7 @@ private:
   func::FuncOp func;
   /// The arrays: old array arguments and allocations.
   DenseMap<Value, CArray> arrays;
-  /// What each C parameter is, in order, for the comment that heads the
+  /// What each C parameter is, in order, for the comment before the
   /// function.
   SmallVector<std::string> parameters;
   /// The number of old arguments, first in the entry block until run()
@@ -231,15 +233,18 @@ LogicalResult FunctionRewriter::rewriteAlloc(memref::AllocOp alloc) {
     return failure();
   OpBuilder b(alloc);
   CArray array;
-  Value count = indexConstant(b, loc, 1);
+  Value count;
   unsigned dynamic = 0;
   for (int64_t size : type.getShape()) {
     Value extent = ShapedType::isDynamic(size)
                        ? alloc.getDynamicSizes()[dynamic++]
                        : indexConstant(b, loc, size);
     array.extents.push_back(extent);
-    count = arith::MulIOp::create(b, loc, count, extent);
+    count = count ? arith::MulIOp::create(b, loc, count, extent).getResult()
+                  : extent;
   }
+  if (!count)
+    count = indexConstant(b, loc, 1);
   unsigned bytes = type.getElementTypeBitWidth() / 8;
   Value size =
       arith::MulIOp::create(b, loc, count, indexConstant(b, loc, bytes));

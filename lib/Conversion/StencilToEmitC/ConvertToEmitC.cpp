@@ -52,7 +52,7 @@ struct RetypeEmitCOp : public ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<emitc::EmitCDialect>(op->getDialect()) || op->getNumRegions())
+    if (!isa_and_nonnull<emitc::EmitCDialect>(op->getDialect()) || op->getNumRegions())
       return failure();
     SmallVector<Type> results;
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), results)))
@@ -108,7 +108,8 @@ static void widenSignedIndexDivisions(ModuleOp module) {
 }
 
 /// Moves every function after the functions it calls (a DAG: the C route
-/// has no recursion), so that C needs no prototypes.
+/// has no recursion), so that C needs no prototypes. A verbatim right
+/// before a function (its comment) moves with it.
 static void orderCalleesFirst(ModuleOp module) {
   SmallVector<func::FuncOp> order;
   DenseSet<Operation *> visited;
@@ -123,8 +124,13 @@ static void orderCalleesFirst(ModuleOp module) {
   };
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
     visit(func);
-  for (func::FuncOp func : order)
+  for (func::FuncOp func : order) {
+    // With its comment (--stencil-c-arrays), the verbatim right before it.
+    auto comment = dyn_cast_or_null<emitc::VerbatimOp>(func->getPrevNode());
+    if (comment)
+      comment->moveBefore(module.getBody(), module.getBody()->end());
     func->moveBefore(module.getBody(), module.getBody()->end());
+  }
 }
 
 static void addPreamble(ModuleOp module, bool maxThreads) {

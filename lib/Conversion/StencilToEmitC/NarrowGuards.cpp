@@ -43,12 +43,18 @@ static LogicalResult narrow(Operation *op, IntegerType i64) {
     op->getResult(0).setType(i64);
     // addi/subi/muli may carry overflow flags; in 64 bits they would no
     // longer hold for every size, so they go.
-    op->removeAttr("overflowFlags");
+    auto none = arith::IntegerOverflowFlags::none;
+    if (auto add = dyn_cast<arith::AddIOp>(op))
+      add.setOverflowFlags(none);
+    else if (auto sub = dyn_cast<arith::SubIOp>(op))
+      sub.setOverflowFlags(none);
+    else if (auto mul = dyn_cast<arith::MulIOp>(op))
+      mul.setOverflowFlags(none);
     return success();
   }
   if (isa<arith::CmpIOp>(op))
     return success();
-  return op->emitError("uses 128-bit integers, which C99 has not: the C "
+  return op->emitOpError("uses 128-bit integers, which C99 has not: the C "
                        "source route narrows only the domains' guards");
 }
 
