@@ -133,6 +133,62 @@ static void orderCalleesFirst(ModuleOp module) {
   }
 }
 
+/// The C literal for `constant` where a literal means the same as a
+/// variable of the constant's type: an integer in int's range (C's type of
+/// a literal), not negative if the type is unsigned.
+static std::optional<std::string> literalText(emitc::ConstantOp constant) {
+  auto value = dyn_cast<IntegerAttr>(constant.getValue());
+  if (!value)
+    return std::nullopt;
+  APInt bits = value.getValue();
+  if (bits.getBitWidth() == 1)
+    return std::string(bits.isOne() ? "true" : "false");
+  Type type = constant.getType();
+  bool isUnsigned = isa<emitc::SizeTType>(type) || type.isUnsignedInteger();
+  if (!bits.isSignedIntN(32) || (isUnsigned && bits.isNegative()))
+    return std::nullopt;
+  int64_t number = bits.getSExtValue();
+  return number < 0 ? "(" + std::to_string(number) + ")"
+                    : std::to_string(number);
+}
+
+/// Integer constants as literals, which the printer writes where they are
+/// used (`i += 1`) instead of declaring a variable for each. Only where no
+/// op but a loop would then have two literal operands: an operation between
+/// two int literals would be computed in int, not in the constants' type.
+static void inlineIntegerConstants(ModuleOp module) {
+  DenseMap<Operation *, std::string> texts;
+  module.walk([&](emitc::ConstantOp constant) {
+    // What the conversion folded away.
+    if (constant->use_empty()) {
+      constant.erase();
+      return;
+    }
+    if (std::optional<std::string> text = literalText(constant))
+      texts[constant] = *text;
+  });
+  auto isLiteral = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && (texts.count(def) || isa<emitc::LiteralOp>(def));
+  };
+  for (auto &[op, text] : texts) {
+    // A loop's bounds and step each meet its counter, of their type.
+    bool alone = llvm::all_of(op->getUsers(), [&](Operation *user) {
+      return isa<emitc::ForOp>(user) ||
+             llvm::count_if(user->getOperands(), isLiteral) <= 1;
+    });
+    if (!alone)
+      continue;
+    OpBuilder b(op);
+    Value literal = emitc::LiteralOp::create(b, op->getLoc(),
+                                             op->getResult(0).getType(), text);
+    op->getResult(0).replaceAllUsesWith(literal);
+  }
+  for (auto &[op, text] : texts)
+    if (op->use_empty())
+      op->erase();
+}
+
 static void addPreamble(ModuleOp module, bool maxThreads) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   Location loc = module.getLoc();
@@ -181,6 +237,7 @@ struct StencilConvertToEmitCPass
         [&](Operation *op) { return converter.isLegal(op); });
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    inlineIntegerConstants(module);
     addPreamble(module, maxThreads);
   }
 };

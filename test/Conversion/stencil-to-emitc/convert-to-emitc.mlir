@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --stencil-convert-to-emitc --reconcile-unrealized-casts | FileCheck %s
+// RUN: stencil-opt %s -split-input-file --stencil-convert-to-emitc --reconcile-unrealized-casts | FileCheck %s
 
 // The preamble: C99's headers, and omp_get_max_threads from <omp.h> with
 // OpenMP or one thread without. The callee comes before its caller.
@@ -38,4 +38,42 @@ func.func @callee(%x: index) -> index {
   %c1 = arith.constant 1 : index
   %y = arith.addi %x, %c1 : index
   return %y : index
+}
+
+// -----
+
+// Integer constants become literals, which the printer writes in place,
+// where that keeps their meaning: never both operands of one operation (it
+// would be computed in int), never a negative size_t.
+// CHECK-LABEL: emitc.func @literals(
+// CHECK-DAG: %[[ZERO:.*]] = literal "0" : !emitc.size_t
+// CHECK-DAG: %[[ONE:.*]] = literal "1" : !emitc.size_t
+// CHECK-DAG: %[[BIG:.*]] = "emitc.constant"() <{value = 4294967296 : i64}> : () -> i64
+// CHECK-DAG: %[[MINUS:.*]] = "emitc.constant"() <{value = -1 : index}> : () -> !emitc.size_t
+// CHECK-DAG: %[[A:.*]] = "emitc.constant"() <{value = 3 : i64}> : () -> i64
+// CHECK-DAG: %[[B:.*]] = "emitc.constant"() <{value = 5 : i64}> : () -> i64
+// CHECK-DAG: %[[M2:.*]] = literal "(-2)" : i64
+// CHECK: for %{{.*}} = %[[ZERO]] to %{{.*}} step %[[ONE]]
+// CHECK: add %{{.*}}, %[[MINUS]] : (!emitc.size_t, !emitc.size_t)
+// CHECK: mul %[[A]], %[[B]]
+// CHECK: mul %[[BIG]], %[[M2]]
+// CHECK-NOT: emitc.constant
+func.func @literals(%n: index, %p: !emitc.ptr<i64>, %q: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m1 = arith.constant -1 : index
+  %m2 = arith.constant -2 : i64
+  %big = arith.constant 4294967296 : i64
+  %a = arith.constant 3 : i64
+  %b = arith.constant 5 : i64
+  %unused = arith.constant 7 : i64
+  scf.for %i = %c0 to %n step %c1 {
+    %j = arith.addi %i, %m1 : index
+    %s = emitc.subscript %p[%j] : (!emitc.ptr<i64>, index) -> !emitc.lvalue<i64>
+    %y = emitc.mul %a, %b : (i64, i64) -> i64
+    %x = emitc.mul %big, %m2 : (i64, i64) -> i64
+    %z = emitc.add %x, %y : (i64, i64) -> i64
+    emitc.assign %z : i64 to %s : <i64>
+  }
+  return
 }
