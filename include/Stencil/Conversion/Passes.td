@@ -254,8 +254,10 @@ def StencilConvertToEmitCPass
   let summary = "Convert the C route's arith, math, SCF and func ops to EmitC";
   let description = [{
     The last conversion of the C source route (`convert-to-c`,
-    docs/CSource.md): upstream's arith, math (C99 functions), SCF and func
-    patterns to EmitC, with `index` as `size_t`, plus the module's
+    docs/CSource.md): upstream's arith, SCF and func patterns to EmitC,
+    with `index` as `size_t`; each math op on f32/f64 that has a C99
+    function of the same meaning as a call of it (`sqrt`, `sqrtf`; the
+    list is in MathToC99.cpp), plus the module's
     preamble: `emitc.include` of `<stdint.h>`, `<stddef.h>`,
     `<stdbool.h>`, `<stdlib.h>` and `<math.h>`, and, if a function calls
     `omp_get_max_threads`, `<omp.h>` when compiled with OpenMP or a

@@ -1,18 +1,18 @@
 //===- ConvertToEmitC.cpp - The C route's conversion to EmitC -------------===//
 //
-// This file implements --stencil-convert-to-emitc: upstream's arith, math,
-// SCF and func patterns to EmitC in one full conversion (index as size_t),
+// This file implements --stencil-convert-to-emitc: upstream's arith, SCF
+// and func patterns and ours for math (MathToC99.cpp) to EmitC in one full conversion (index as size_t),
 // the EmitC ops --stencil-c-arrays made retyped alike, and the preamble of
 // the C file (includes, the OpenMP runtime's one function). Functions are
 // ordered so that each is defined before its callers.
 //
 //===----------------------------------------------------------------------===//
 
+#include "MathToC99.h"
 #include "Stencil/Conversion/Passes.h"
 
 #include "mlir/Conversion/ArithToEmitC/ArithToEmitC.h"
 #include "mlir/Conversion/FuncToEmitC/FuncToEmitC.h"
-#include "mlir/Conversion/MathToEmitC/MathToEmitC.h"
 #include "mlir/Conversion/SCFToEmitC/SCFToEmitC.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -226,7 +226,7 @@ struct StencilConvertToEmitCPass
     populateTypeConversions(converter);
     RewritePatternSet patterns(context);
     populateArithToEmitCPatterns(converter, patterns);
-    populateConvertMathToEmitCPatterns(patterns, emitc::LanguageTarget::c99);
+    stencil::populateMathToC99Patterns(converter, patterns);
     populateSCFToEmitCConversionPatterns(patterns, converter);
     populateFuncToEmitCPatterns(converter, patterns);
     patterns.add<RetypeEmitCOp>(converter, context);

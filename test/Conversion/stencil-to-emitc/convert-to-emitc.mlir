@@ -77,3 +77,26 @@ func.func @literals(%n: index, %p: !emitc.ptr<i64>, %q: i64) {
   }
   return
 }
+
+// -----
+
+// Math ops as calls of C99's functions (f suffix on f32); rsqrt as a
+// division of one by sqrt, as the object route computes it.
+// CHECK-LABEL: emitc.func @math_f32(
+// CHECK: call_opaque "sqrtf"(%{{.*}}) : (f32) -> f32
+// CHECK-LABEL: emitc.func @math(
+// CHECK: call_opaque "atan2"(%{{.*}}, %{{.*}}) : (f64, f64) -> f64
+// CHECK: %[[ROOT:.*]] = call_opaque "sqrt"(%{{.*}}) : (f64) -> f64
+// CHECK: %[[ONE:.*]] = "emitc.constant"() <{value = 1.000000e+00 : f64}> : () -> f64
+// CHECK: div %[[ONE]], %[[ROOT]] : (f64, f64) -> f64
+func.func @math_f32(%x: f32) -> f32 {
+  %a = math.sqrt %x : f32
+  return %a : f32
+}
+
+func.func @math(%y: f64, %z: f64) -> f64 {
+  %b = math.atan2 %y, %z : f64
+  %c = math.rsqrt %y : f64
+  %d = arith.addf %b, %c : f64
+  return %d : f64
+}

@@ -1,9 +1,10 @@
 //===- c_source_main.c - C source route against the object route -*- C -*-===//
 //
 // Runs the primals and gather adjoints of examples/paper1d.mlir,
-// burgers1d.mlir and wave3d.mlir, and of Inputs/burgers_energy.mlir (a sum
+// burgers1d.mlir and wave3d.mlir, of Inputs/burgers_energy.mlir (a sum
 // over the domain, with a temporary for its partial sums, and an active
-// scalar), twice on the same random inputs: once
+// scalar) and of Inputs/c_source_math.mlir (math functions), twice on the
+// same random inputs: once
 // through the object route (stencil-compile -o x.o --header x.h, called
 // through the C interface's descriptors) and once through the C source of
 // stencil-compile --emit=c (pointers plus extents, docs/CSource.md),
@@ -22,6 +23,7 @@
 
 #include "burgers1d.h"
 #include "burgers_energy.h"
+#include "c_source_math.h"
 #include "paper1d.h"
 #include "wave3d.h"
 
@@ -49,6 +51,14 @@ void burgers_energy_adjoint(double *restrict u, int64_t u0,
                             double *restrict u_b, int64_t u_b0,
                             double *restrict u_1_b, int64_t u_1_b0,
                             double *restrict C_b, double seed);
+void c_source_math(double *restrict v, int64_t, int64_t,
+                   const double *restrict u, int64_t, int64_t, double a,
+                   int64_t n, int64_t m);
+void c_source_math_adjoint(const double *restrict v, int64_t, int64_t,
+                           const double *restrict u, int64_t, int64_t,
+                           double a, int64_t n, int64_t m,
+                           double *restrict v_b, int64_t, int64_t,
+                           double *restrict u_b, int64_t, int64_t);
 #define EXTENTS3(n) int64_t, int64_t, int64_t
 void wave3d(double *restrict u, EXTENTS3(), const double *restrict u_1,
             EXTENTS3(), const double *restrict u_2, EXTENTS3(),
@@ -186,6 +196,26 @@ static void check3d(int64_t n) {
   free(u2b), free(ub2), free(u1b2), free(u2b2);
 }
 
+static void checkMath(int64_t n, int64_t m) {
+  int64_t len = n * m;
+  double a = 1.5 + 0.25 * uniform();
+  double *v = randomArray(len), *u = randomArray(len), *v2 = copy(v, len);
+  StencilMemRef2D_f64 mv = stencil_memref2d_f64(v, n, m),
+                      mu = stencil_memref2d_f64(u, n, m);
+  _mlir_ciface_c_source_math(&mv, &mu, a, n, m);
+  c_source_math(v2, n, m, u, n, m, a, n, m);
+  compare(v, v2, len);
+  double *vb = randomArray(len), *ub = randomArray(len);
+  double *vb2 = copy(vb, len), *ub2 = copy(ub, len);
+  StencilMemRef2D_f64 mvb = stencil_memref2d_f64(vb, n, m),
+                      mub = stencil_memref2d_f64(ub, n, m);
+  _mlir_ciface_c_source_math_adjoint(&mv, &mu, a, n, m, &mvb, &mub);
+  c_source_math_adjoint(v, n, m, u, n, m, a, n, m, vb2, n, m, ub2, n, m);
+  compare(vb, vb2, len);
+  compare(ub, ub2, len);
+  free(v), free(u), free(v2), free(vb), free(ub), free(vb2), free(ub2);
+}
+
 int main(void) {
   for (int64_t n = 0; n <= 12; ++n)
     check1d(n);
@@ -193,6 +223,9 @@ int main(void) {
   int64_t sizes3[] = {0, 1, 2, 3, 4, 5, 7, 12, 23, 40};
   for (size_t s = 0; s < sizeof sizes3 / sizeof *sizes3; ++s)
     check3d(sizes3[s]);
+  int64_t sizes2[][2] = {{0, 0}, {1, 5}, {3, 3}, {4, 9}, {17, 6}, {64, 65}};
+  for (size_t s = 0; s < sizeof sizes2 / sizeof *sizes2; ++s)
+    checkMath(sizes2[s][0], sizes2[s][1]);
   printf("compared: %ld elements\n", compared);
   printf("differing: %ld\n", differing);
   printf("max rel diff: %.3e\n", worst);
