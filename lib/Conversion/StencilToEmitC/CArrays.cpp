@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MathToC99.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Target/CInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -17,6 +19,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILCARRAYSPASS
@@ -107,9 +110,23 @@ public:
   explicit FunctionRewriter(func::FuncOp func) : func(func) {}
 
   LogicalResult run() {
-    if (!isCIdentifier(func.getSymName()))
+    StringRef name = func.getSymName();
+    if (!isCIdentifier(name))
       return func.emitOpError("has a name that is no C identifier, which the "
                               "C source route needs");
+    // The one rule of the C header's names (docs/ABI.md): it renames what
+    // C or C++ reserves or the included headers define.
+    llvm::StringSet<> taken;
+    if (cParameterName(name, 0, taken) != name || isC99MathFunctionName(name))
+      return func.emitOpError()
+             << "is named '" << name
+             << "', which C reserves or its headers declare (a keyword, a "
+                "<math.h> function, ...); rename it for the C source route";
+    if (func.getNumResults() > 1)
+      return func.emitOpError()
+             << "returns " << func.getNumResults()
+             << " values, and a C function returns at most one; the C source "
+                "route does not support this yet";
     if (llvm::any_of(func.getResultTypes(), llvm::IsaPred<MemRefType>))
       return func.emitOpError("returns an array, which the C source route "
                               "does not support yet");

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -63,42 +64,61 @@ struct RsqrtCall : public OpConversionPattern<math::RsqrtOp> {
 };
 } // namespace
 
+/// The math ops whose C99 function has the same meaning (math.round:
+/// halves away from zero, as C's round), and that function's name.
+#define STENCIL_C99_MATH_FUNCTIONS(X)                                          \
+  X(AbsFOp, "fabs")                                                            \
+  X(AcosOp, "acos")                                                            \
+  X(AcoshOp, "acosh")                                                          \
+  X(AsinOp, "asin")                                                            \
+  X(AsinhOp, "asinh")                                                          \
+  X(Atan2Op, "atan2")                                                          \
+  X(AtanOp, "atan")                                                            \
+  X(AtanhOp, "atanh")                                                          \
+  X(CbrtOp, "cbrt")                                                            \
+  X(CeilOp, "ceil")                                                            \
+  X(CopySignOp, "copysign")                                                    \
+  X(CosOp, "cos")                                                              \
+  X(CoshOp, "cosh")                                                            \
+  X(ErfOp, "erf")                                                              \
+  X(ErfcOp, "erfc")                                                            \
+  X(Exp2Op, "exp2")                                                            \
+  X(ExpM1Op, "expm1")                                                          \
+  X(ExpOp, "exp")                                                              \
+  X(FloorOp, "floor")                                                          \
+  X(FmaOp, "fma")                                                              \
+  X(Log10Op, "log10")                                                          \
+  X(Log1pOp, "log1p")                                                          \
+  X(Log2Op, "log2")                                                            \
+  X(LogOp, "log")                                                              \
+  X(PowFOp, "pow")                                                             \
+  X(RoundOp, "round")                                                          \
+  X(SinOp, "sin")                                                              \
+  X(SinhOp, "sinh")                                                            \
+  X(SqrtOp, "sqrt")                                                            \
+  X(TanOp, "tan")                                                              \
+  X(TanhOp, "tanh")                                                            \
+  X(TruncOp, "trunc")
+
 void mlir::stencil::populateMathToC99Patterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  // The ops whose C99 function has the same meaning (math.round: halves
-  // away from zero, as C's round).
-  patterns.add<MathCall<math::AbsFOp>>(converter, context, "fabs");
-  patterns.add<MathCall<math::AcosOp>>(converter, context, "acos");
-  patterns.add<MathCall<math::AcoshOp>>(converter, context, "acosh");
-  patterns.add<MathCall<math::AsinOp>>(converter, context, "asin");
-  patterns.add<MathCall<math::AsinhOp>>(converter, context, "asinh");
-  patterns.add<MathCall<math::Atan2Op>>(converter, context, "atan2");
-  patterns.add<MathCall<math::AtanOp>>(converter, context, "atan");
-  patterns.add<MathCall<math::AtanhOp>>(converter, context, "atanh");
-  patterns.add<MathCall<math::CbrtOp>>(converter, context, "cbrt");
-  patterns.add<MathCall<math::CeilOp>>(converter, context, "ceil");
-  patterns.add<MathCall<math::CopySignOp>>(converter, context, "copysign");
-  patterns.add<MathCall<math::CosOp>>(converter, context, "cos");
-  patterns.add<MathCall<math::CoshOp>>(converter, context, "cosh");
-  patterns.add<MathCall<math::ErfOp>>(converter, context, "erf");
-  patterns.add<MathCall<math::ErfcOp>>(converter, context, "erfc");
-  patterns.add<MathCall<math::Exp2Op>>(converter, context, "exp2");
-  patterns.add<MathCall<math::ExpM1Op>>(converter, context, "expm1");
-  patterns.add<MathCall<math::ExpOp>>(converter, context, "exp");
-  patterns.add<MathCall<math::FloorOp>>(converter, context, "floor");
-  patterns.add<MathCall<math::FmaOp>>(converter, context, "fma");
-  patterns.add<MathCall<math::Log10Op>>(converter, context, "log10");
-  patterns.add<MathCall<math::Log1pOp>>(converter, context, "log1p");
-  patterns.add<MathCall<math::Log2Op>>(converter, context, "log2");
-  patterns.add<MathCall<math::LogOp>>(converter, context, "log");
-  patterns.add<MathCall<math::PowFOp>>(converter, context, "pow");
-  patterns.add<MathCall<math::RoundOp>>(converter, context, "round");
-  patterns.add<MathCall<math::SinOp>>(converter, context, "sin");
-  patterns.add<MathCall<math::SinhOp>>(converter, context, "sinh");
-  patterns.add<MathCall<math::SqrtOp>>(converter, context, "sqrt");
-  patterns.add<MathCall<math::TanOp>>(converter, context, "tan");
-  patterns.add<MathCall<math::TanhOp>>(converter, context, "tanh");
-  patterns.add<MathCall<math::TruncOp>>(converter, context, "trunc");
+#define STENCIL_ADD_CALL(OP, NAME)                                             \
+  patterns.add<MathCall<math::OP>>(converter, context, NAME);
+  STENCIL_C99_MATH_FUNCTIONS(STENCIL_ADD_CALL)
+#undef STENCIL_ADD_CALL
   patterns.add<RsqrtCall>(converter, context);
+}
+
+bool mlir::stencil::isC99MathFunctionName(StringRef name) {
+  static const llvm::StringSet<> names = [] {
+    llvm::StringSet<> set;
+#define STENCIL_ADD_NAME(OP, NAME)                                             \
+  set.insert(NAME);                                                            \
+  set.insert(NAME "f");
+    STENCIL_C99_MATH_FUNCTIONS(STENCIL_ADD_NAME)
+#undef STENCIL_ADD_NAME
+    return set;
+  }();
+  return names.contains(name);
 }

@@ -7,6 +7,8 @@
 #ifndef STENCIL_CONVERSION_STENCILTOEMITC_MATHTOC99_H
 #define STENCIL_CONVERSION_STENCILTOEMITC_MATHTOC99_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace mlir {
 class RewritePatternSet;
 class TypeConverter;
@@ -18,6 +20,10 @@ namespace mlir::stencil {
 /// of the same meaning into an `emitc.call_opaque` of it (`sqrt`, `sqrtf`).
 void populateMathToC99Patterns(const TypeConverter &converter,
                                RewritePatternSet &patterns);
+
+/// Whether the C source calls a <math.h> function of this name (with the
+/// f suffix of float too): a module function of that name would clash.
+bool isC99MathFunctionName(llvm::StringRef name);
 
 } // namespace mlir::stencil
 

@@ -23,9 +23,38 @@ func.func @"not.c"(%x: f64) {
 
 // -----
 
+// Names that C reserves or that the included headers declare.
+// expected-error@+1 {{'func.func' op is named 'double', which C reserves or its headers declare (a keyword, a <math.h> function, ...); rename it for the C source route}}
+func.func @double(%x: f64) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op is named 'sqrtf', which C reserves}}
+func.func @sqrtf(%x: f32) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op is named 'int64_t', which C reserves}}
+func.func @int64_t(%x: f32) {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{'func.func' op returns an array, which the C source route does not support yet}}
 func.func @returns(%a: memref<?xf64>) -> memref<?xf64> {
   return %a : memref<?xf64>
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op returns 2 values, and a C function returns at most one; the C source route does not support this yet}}
+func.func @two(%x: f64) -> (f64, f64) {
+  return %x, %x : f64, f64
 }
 
 // -----
