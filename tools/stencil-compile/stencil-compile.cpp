@@ -338,9 +338,11 @@ writeABIFiles(const std::optional<std::vector<stencil::CEntryPoint>> &plan,
 static LogicalResult emitCSource(ModuleOp module,
                                  const PassPipelineCLParser &passes) {
   if (shared || !headerFile.empty() || !abiJSONFile.empty() ||
-      !exports.empty() || !keepLL.empty())
+      !exports.empty() || !keepLL.empty() || optLevel.getNumOccurrences() ||
+      march.getNumOccurrences() || verbose)
     return reportError("--emit=c writes C source only: --shared, --header, "
-                       "--abi-json, --export and --keep-ll do not apply");
+                       "--abi-json, --export, --keep-ll, -O, --march and -v "
+                       "do not apply");
   PassManager pm(module.getContext());
   if (passes.hasAnyOccurrences()) {
     if (failed(passes.addToPipeline(pm, reportError)))

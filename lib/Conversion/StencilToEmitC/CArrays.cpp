@@ -110,63 +110,24 @@ public:
   explicit FunctionRewriter(func::FuncOp func) : func(func) {}
 
   LogicalResult run() {
-    StringRef name = func.getSymName();
-    if (!isCIdentifier(name))
-      return func.emitOpError("has a name that is no C identifier, which the "
-                              "C source route needs");
-    // The one rule of the C header's names (docs/ABI.md): it renames what
-    // C or C++ reserves or the included headers define.
-    llvm::StringSet<> taken;
-    if (cParameterName(name, 0, taken) != name || isC99MathFunctionName(name))
-      return func.emitOpError()
-             << "is named '" << name
-             << "', which C reserves or its headers declare (a keyword, a "
-                "<math.h> function, ...); rename it for the C source route";
-    if (func.getNumResults() > 1)
-      return func.emitOpError()
-             << "returns " << func.getNumResults()
-             << " values, and a C function returns at most one; the C source "
-                "route does not support this yet";
-    if (llvm::any_of(func.getResultTypes(), llvm::IsaPred<MemRefType>))
-      return func.emitOpError("returns an array, which the C source route "
-                              "does not support yet");
-    if (failed(rewriteSignature()))
+    if (failed(checkFunction()) || failed(rewriteSignature()))
       return failure();
     // In pre-order, so that an allocation is rewritten before its uses;
     // collected first, since accesses are replaced as they are visited.
     SmallVector<Operation *> ops;
     func.getBody().walk<WalkOrder::PreOrder>(
         [&](Operation *op) { ops.push_back(op); });
-    bool failed = false;
     for (Operation *op : ops)
-      if (mlir::failed(rewriteOp(op))) {
-        failed = true;
-        break;
-      }
-    if (failed)
-      return failure();
-    for (auto &[value, array] : arrays)
-      if (Operation *alloc = value.getDefiningOp())
-        alloc->erase();
-    llvm::BitVector old(func.getBody().getNumArguments());
-    old.set(0, replacedArguments);
-    Block &entry = func.getBody().front();
-    entry.eraseArguments(old);
-    // Extents and sizes nothing reads (those of dimension 0, mostly).
-    for (Operation &op : llvm::make_early_inc_range(entry))
-      if (isa<arith::IndexCastOp, arith::ConstantOp>(op) && op.use_empty())
-        op.erase();
-    // The comment right before the function (--stencil-convert-to-emitc
-    // keeps them together).
-    OpBuilder b(func);
-    emitc::VerbatimOp::create(
-        b, func.getLoc(),
-        "// " + func.getSymName().str() + ": " + llvm::join(parameters, ", "));
+      if (failed(rewriteOp(op)))
+        return failure();
+    finish();
     return success();
   }
 
 private:
+  LogicalResult checkFunction();
   LogicalResult rewriteSignature();
+  void finish();
   LogicalResult rewriteOp(Operation *op);
   LogicalResult rewriteAlloc(memref::AllocOp alloc);
   FailureOr<CArray *> lookup(Operation *op, Value memref);
@@ -182,6 +143,54 @@ private:
   unsigned replacedArguments = 0;
 };
 } // namespace
+
+/// What the C route cannot give a C function: its name, several results,
+/// an array result.
+LogicalResult FunctionRewriter::checkFunction() {
+  StringRef name = func.getSymName();
+  if (!isCIdentifier(name))
+    return func.emitOpError("has a name that is no C identifier, which the "
+                            "C source route needs");
+  // The one rule of the C header's names (docs/ABI.md): it renames what C
+  // or C++ reserves or the included headers define.
+  llvm::StringSet<> taken;
+  if (cParameterName(name, 0, taken) != name || isC99MathFunctionName(name))
+    return func.emitOpError()
+           << "is named '" << name
+           << "', which C reserves or its headers declare (a keyword, a "
+              "<math.h> function, ...); rename it for the C source route";
+  if (func.getNumResults() > 1)
+    return func.emitOpError()
+           << "returns " << func.getNumResults()
+           << " values, and a C function returns at most one; the C source "
+              "route does not support this yet";
+  if (llvm::any_of(func.getResultTypes(), llvm::IsaPred<MemRefType>))
+    return func.emitOpError("returns an array, which the C source route "
+                            "does not support yet");
+  return success();
+}
+
+/// Once every access is rewritten: drops the allocations and the old
+/// arguments, the extents nothing reads, and puts the comment naming the C
+/// parameters right before the function (--stencil-convert-to-emitc keeps
+/// them together).
+void FunctionRewriter::finish() {
+  for (auto &[value, array] : arrays)
+    if (Operation *alloc = value.getDefiningOp())
+      alloc->erase();
+  Block &entry = func.getBody().front();
+  llvm::BitVector old(entry.getNumArguments());
+  old.set(0, replacedArguments);
+  entry.eraseArguments(old);
+  // Extents and sizes nothing reads (those of dimension 0, mostly).
+  for (Operation &op : llvm::make_early_inc_range(entry))
+    if (isa<arith::IndexCastOp, arith::ConstantOp>(op) && op.use_empty())
+      op.erase();
+  OpBuilder b(func);
+  emitc::VerbatimOp::create(b, func.getLoc(),
+                            "// " + func.getSymName().str() + ": " +
+                                llvm::join(parameters, ", "));
+}
 
 LogicalResult FunctionRewriter::rewriteSignature() {
   Block &entry = func.getBody().front();
