@@ -234,11 +234,12 @@ def StencilOMPPragmasPass
     iterations are independent, as the lowering made them.
 
     A parallel loop with results (an `scf.reduce` of values) gets no
-    pragma and runs serially: OpenMP's `reduction` clause would sum in an
-    order that depends on the threads, where the project's sums have a
-    fixed order. The lowering of domain results does not produce such
-    loops (it sums per-slice partial sums in index order), so this only
-    concerns loops another pass wrote.
+    pragma: OpenMP's `reduction` clause would sum in an order that depends
+    on the threads, where the project's sums have a fixed order. The
+    lowering of domain results does not produce such loops (it sums
+    per-slice partial sums in index order), and the route's later
+    conversion refuses them (`scf-parallel-for-to-nested-fors` leaves
+    them), so this only concerns loops another pass wrote.
 
     #### Input invariant
     - Loops in SCF.
