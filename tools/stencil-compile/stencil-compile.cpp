@@ -354,7 +354,8 @@ static LogicalResult emitCSource(ModuleOp module,
     return failure();
   // Whatever the passes, only EmitC ops may reach the printer.
   WalkResult walk = module.walk([](Operation *op) {
-    if (isa<ModuleOp>(op) || isa_and_nonnull<emitc::EmitCDialect>(op->getDialect()))
+    if (isa<ModuleOp>(op) ||
+        isa_and_nonnull<emitc::EmitCDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("is not in the EmitC dialect: --emit=c needs passes "
                     "that end in EmitC, such as --")

@@ -100,7 +100,8 @@ static bool writes(Value array) {
 /// Whether `name` can name a C function as it is.
 static bool isCIdentifier(StringRef name) {
   return !name.empty() && !llvm::isDigit(name.front()) &&
-         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 namespace {

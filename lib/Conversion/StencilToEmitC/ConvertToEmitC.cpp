@@ -1,10 +1,11 @@
 //===- ConvertToEmitC.cpp - The C route's conversion to EmitC -------------===//
 //
 // This file implements --stencil-convert-to-emitc: upstream's arith, SCF
-// and func patterns and ours for math (MathToC99.cpp) to EmitC in one full conversion (index as size_t),
-// the EmitC ops --stencil-c-arrays made retyped alike, and the preamble of
-// the C file (includes, the OpenMP runtime's one function). Functions are
-// ordered so that each is defined before its callers.
+// and func patterns and ours for math (MathToC99.cpp) to EmitC in one full
+// conversion (index as size_t), the EmitC ops --stencil-c-arrays made
+// retyped alike, and the preamble of the C file (includes, the OpenMP
+// runtime's one function). Functions are ordered so that each is defined
+// before its callers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +53,8 @@ struct RetypeEmitCOp : public ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa_and_nonnull<emitc::EmitCDialect>(op->getDialect()) || op->getNumRegions())
+    if (!isa_and_nonnull<emitc::EmitCDialect>(op->getDialect()) ||
+        op->getNumRegions())
       return failure();
     SmallVector<Type> results;
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), results)))
@@ -212,7 +214,8 @@ static void populateTypeConversions(TypeConverter &converter) {
 
 namespace {
 struct StencilConvertToEmitCPass
-    : public stencil::impl::StencilConvertToEmitCPassBase<StencilConvertToEmitCPass> {
+    : public stencil::impl::StencilConvertToEmitCPassBase<
+          StencilConvertToEmitCPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -60,7 +60,8 @@ static LogicalResult narrow(Operation *op, IntegerType i64) {
 
 namespace {
 struct StencilNarrowGuardsPass
-    : public stencil::impl::StencilNarrowGuardsPassBase<StencilNarrowGuardsPass> {
+    : public stencil::impl::StencilNarrowGuardsPassBase<
+          StencilNarrowGuardsPass> {
   using Base::Base;
 
   void runOnOperation() override {
