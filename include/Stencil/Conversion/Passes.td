@@ -229,9 +229,10 @@ def StencilOMPPragmasPass
     (`convert-to-c`, docs/CSource.md), puts an `emitc.verbatim` with
     `#pragma omp parallel for` right before each `scf.parallel` that is not
     nested in another one and has no results (with `collapse(k)` when it
-    has k > 1 dimensions), so that after the conversion to EmitC the pragma
-    stands right before the C `for` loop of its outermost dimension. Its
-    iterations are independent, as the lowering made them.
+    has k > 1 dimensions), marked with the unit attribute `c_omp_pragma`,
+    so that after the conversion to EmitC the pragma stands right before
+    the C `for` loop of its outermost dimension. Its iterations are
+    independent, as the lowering made them.
 
     A parallel loop with results (an `scf.reduce` of values) gets no
     pragma: OpenMP's `reduction` clause would sum in an order that depends
@@ -263,7 +264,9 @@ def StencilConvertToEmitCPass
     `<stdbool.h>`, `<stdlib.h>` and `<math.h>`, and, if a function calls
     `omp_get_max_threads`, `<omp.h>` when compiled with OpenMP or a
     one-thread stand-in without. Every function is defined before it is
-    called (the C source needs no prototypes).
+    called (the C source needs no prototypes), and each OpenMP pragma of
+    `--stencil-omp-pragmas` (marked `c_omp_pragma`) stands right before its
+    `emitc.for`, as C requires.
 
     Signed divisions and remainders of `index` values (`arith.divsi`,
     `arith.remsi`, as `--arith-expand` leaves `ceildivsi`/`floordivsi`)

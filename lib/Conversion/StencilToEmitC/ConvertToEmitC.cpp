@@ -191,6 +191,21 @@ static void inlineIntegerConstants(ModuleOp module) {
       op->erase();
 }
 
+/// Moves each OpenMP pragma (--stencil-omp-pragmas) past whatever the
+/// conversion put between it and its loop, which C requires to follow the
+/// pragma directly.
+static void keepPragmasBeforeLoops(ModuleOp module) {
+  module.walk([](emitc::VerbatimOp pragma) {
+    if (!pragma->hasAttr(kOMPPragmaAttrName))
+      return;
+    Operation *next = pragma->getNextNode();
+    while (next && !isa<emitc::ForOp>(next))
+      next = next->getNextNode();
+    if (next)
+      pragma->moveBefore(next);
+  });
+}
+
 static void addPreamble(ModuleOp module, bool maxThreads) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   Location loc = module.getLoc();
@@ -241,6 +256,7 @@ struct StencilConvertToEmitCPass
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     inlineIntegerConstants(module);
+    keepPragmasBeforeLoops(module);
     addPreamble(module, maxThreads);
   }
 };

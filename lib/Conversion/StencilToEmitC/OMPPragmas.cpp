@@ -34,7 +34,8 @@ struct StencilOMPPragmasPass
       if (unsigned rank = loop.getNumLoops(); rank > 1)
         pragma += " collapse(" + std::to_string(rank) + ")";
       OpBuilder builder(loop);
-      emitc::VerbatimOp::create(builder, loop.getLoc(), pragma);
+      auto verbatim = emitc::VerbatimOp::create(builder, loop.getLoc(), pragma);
+      verbatim->setAttr(kOMPPragmaAttrName, builder.getUnitAttr());
     });
   }
 };

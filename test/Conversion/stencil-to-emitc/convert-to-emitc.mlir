@@ -100,3 +100,26 @@ func.func @math(%y: f64, %z: f64) -> f64 {
   %d = arith.addf %b, %c : f64
   return %d : f64
 }
+
+// -----
+
+// A pragma stays right before its loop, whatever the conversion puts
+// before the loop (here the bound's variable, which its two uses keep from
+// becoming an expression in the loop header).
+// CHECK-LABEL: emitc.func @pragma(
+// CHECK: sub
+// CHECK-NEXT: verbatim "#pragma omp parallel for" {c_omp_pragma}
+// CHECK-NEXT: for
+func.func @pragma(%n: index, %p: !emitc.ptr<f64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = arith.constant 1.0 : f64
+  emitc.verbatim "#pragma omp parallel for" {c_omp_pragma}
+  %m = arith.subi %n, %c1 : index
+  scf.for %i = %c0 to %m step %c1 {
+    %j = arith.addi %i, %m : index
+    %s = emitc.subscript %p[%j] : (!emitc.ptr<f64>, index) -> !emitc.lvalue<f64>
+    emitc.assign %x : f64 to %s : <f64>
+  }
+  return
+}

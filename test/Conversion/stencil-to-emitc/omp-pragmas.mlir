@@ -7,7 +7,7 @@
 // threads.
 
 // CHECK-LABEL: func.func @nested(
-// CHECK: emitc.verbatim "#pragma omp parallel for"
+// CHECK: emitc.verbatim "#pragma omp parallel for" {c_omp_pragma}
 // CHECK-NEXT: scf.parallel
 // CHECK-NOT: emitc.verbatim
 // CHECK: scf.parallel
@@ -26,7 +26,7 @@ func.func @nested(%a: memref<?x?xf64>, %n: index) {
 }
 
 // CHECK-LABEL: func.func @two_dims(
-// CHECK: emitc.verbatim "#pragma omp parallel for collapse(2)"
+// CHECK: emitc.verbatim "#pragma omp parallel for collapse(2)" {c_omp_pragma}
 // CHECK-NEXT: scf.parallel
 func.func @two_dims(%a: memref<?x?xf64>, %n: index) {
   %c0 = arith.constant 0 : index
