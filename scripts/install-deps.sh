@@ -32,6 +32,8 @@ PACKAGES=(
   llvm-22-tools     # FileCheck, not, count, lit
   clang-22          # C/C++ compiler; compiles the generated LLVM IR
   libclang-rt-22-dev # libFuzzer and the sanitizer runtimes (test/Fuzz)
+  libclang-22-dev   # Clang's headers: the C importer (docs/ImportC.md)
+  libclang-cpp22-dev # libclang-cpp.so, the one Clang library it links
   libomp-22-dev     # OpenMP runtime (libomp.so) for the lowered code
   g++               # GCC: CI also builds the compiler with it
   libbenchmark-dev  # Google Benchmark (bench/)

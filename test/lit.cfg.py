@@ -63,6 +63,10 @@ tools = [
     "stencil-opt",
     "stencil-translate",
     "stencil-compile",
+    # Built only where Clang's C++ libraries are (feature c-importer).
+    ToolSubst("stencil-import-c", unresolved="ignore"),
+    # Built with the fuzzer (STENCIL_BUILD_FUZZER) and the C importer.
+    ToolSubst("stencil-delinearize-fuzz", unresolved="ignore"),
     # Built only with clang (examples/CMakeLists.txt); integration tests only.
     ToolSubst("wave3d-example", unresolved="ignore"),
     ToolSubst("fwi-example", unresolved="ignore"),
@@ -100,6 +104,13 @@ config.substitutions.append(("%check_adjoint", check_adjoint))
 # installs MPICH, so a missing one shows as UNSUPPORTED tests, never as a
 # silent pass.
 import shutil
+# The C importer, built where Clang's C++ libraries were found (CMake's
+# STENCIL_BUILD_C_IMPORTER); without them its tests show as UNSUPPORTED.
+if config.stencil_c_importer.upper() in ("TRUE", "ON", "1", "YES"):
+    config.available_features.add("c-importer")
+    if os.path.exists(os.path.join(config.stencil_tools_dir,
+                                   "stencil-delinearize-fuzz")):
+        config.available_features.add("delinearize-fuzz")
 # GCC, the second C compiler the generated headers must compile with
 # (test/Integration/headers-gcc.test); a missing one shows as UNSUPPORTED.
 if shutil.which("gcc"):

@@ -89,19 +89,6 @@ static void emitZeroFill(OpBuilder &builder, Location loc, Value array) {
   StoreOp::create(builder, loc, zero, array, /*dims=*/nullptr);
 }
 
-/// Erases the ops of `block` whose results are unused and that have no
-/// effect other than reading memory, so that the recomputed primal keeps
-/// only what the partial derivatives need. Calls count as pure: the dialect
-/// requires callees in a domain to be pure functions of their operands.
-static void eraseDeadOps(Block *block) {
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block))) {
-    if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
-      continue;
-    if (isa<GatherOp, CallOpInterface>(op) || isMemoryEffectFree(&op))
-      op.erase();
-  }
-}
-
 /// Checks that `op` may stand at the top level of a function to
 /// differentiate. Loads and views are allowed on passive arrays that no
 /// domain writes: the forward sweep replays them in order, and a view of an
@@ -112,11 +99,15 @@ checkTopLevelOp(Operation *op, const llvm::DenseSet<Value> &activeArrays,
   if (isa<DomainOp, func::ReturnOp, memref::AllocOp, memref::DeallocOp>(op))
     return success();
   bool readsMemory = isa<memref::LoadOp>(op);
-  if (op->getNumRegions() != 0 || (!readsMemory && !isMemoryEffectFree(op)))
+  // A choice between scalars has a rule when its arms are pure.
+  bool choice = isa<scf::IfOp>(op) && op->getNumResults() != 0;
+  if ((op->getNumRegions() != 0 && !choice) ||
+      (!readsMemory && !isMemoryEffectFree(op)))
     return op->emitOpError(
         "is not supported yet at the top level of a function to "
         "differentiate (expected stencil.domain, side-effect free scalar "
-        "ops, loads from passive arrays, memref.alloc/dealloc)");
+        "ops and scf.if with results, loads from passive arrays, "
+        "memref.alloc/dealloc)");
   for (Value operand : op->getOperands()) {
     if (!isa<MemRefType>(operand.getType()))
       continue;
@@ -429,7 +420,7 @@ LogicalResult ad::reverseScalarOp(OpBuilder &builder, Operation *op,
     return success();
   auto rule = dyn_cast<AdjointOpInterface>(op);
   if (!rule)
-    return op->emitOpError("has no adjoint rule");
+    return emitNoAdjointRule(op);
   return rule.emitAdjoint(builder, state);
 }
 
@@ -537,7 +528,7 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
       continue;
     auto rule = dyn_cast<AdjointOpInterface>(op);
     if (!rule)
-      return op.emitOpError("has no adjoint rule");
+      return emitNoAdjointRule(&op);
     if (failed(rule.emitAdjoint(bodyBuilder, state)))
       return failure();
   }
@@ -548,7 +539,7 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
       sums.push_back(ad::getAdjointOrZero(bodyBuilder, loc, state, capture));
     YieldOp::create(bodyBuilder, loc, sums);
   }
-  eraseDeadOps(body);
+  eraseDeadBodyOps(*body);
   if (failed(checkClobberedReads(domain, adjointDomain)))
     return failure();
 

@@ -299,6 +299,38 @@ static LogicalResult verifyBoundMap(DomainOp op, AffineMap map, StringRef which,
   return success();
 }
 
+/// Checks that no access op of `domain`'s body sits in a nested region (an
+/// `scf.if` arm, say), with a message that says how to write the same
+/// choice. Runs before the ops of the body are verified, so it reports
+/// instead of their parent-op check. Accesses in a nested domain are left
+/// to its own "cannot be nested".
+static LogicalResult verifyNestedAccesses(DomainOp domain) {
+  WalkResult walk = domain.getBody().walk([&](Operation *op) {
+    auto access = dyn_cast<AccessOpInterface>(op);
+    Operation *parent = op->getParentOp();
+    if (!access || isa<DomainOp>(parent))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitOpError();
+    if (!access.isWrite())
+      diag << "reads an array inside '" << parent->getName()
+           << "', but access ops must sit directly in the stencil.domain "
+              "body; read it before the '"
+           << parent->getName()
+           << "' and use the value there (every read is in bounds at every "
+              "point, so reading it on both paths is safe)";
+    else
+      diag << "writes an array inside '" << parent->getName()
+           << "', but access ops must sit directly in the stencil.domain "
+              "body, so that every point writes once; choose the value "
+              "instead, with arith.select (C's `?:`) where both values are "
+              "defined at every point or as a result of an scf.if, and "
+              "write it once after the choice (an accumulate adds 0 on the "
+              "other path)";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult DomainOp::verify() {
   unsigned rank = getLowerBounds().getNumResults();
   if (rank == 0)
@@ -318,7 +350,7 @@ LogicalResult DomainOp::verify() {
     return emitOpError("body arguments must be of index type");
   if ((*this)->getParentOfType<DomainOp>())
     return emitOpError("cannot be nested in another stencil.domain");
-  return success();
+  return verifyNestedAccesses(*this);
 }
 
 LogicalResult DomainOp::verifyRegions() {
@@ -355,6 +387,11 @@ LogicalResult DomainOp::verifyRegions() {
       return WalkResult::advance();
     }
     if (isa<DomainOp, YieldOp>(op) || isa<CallOpInterface>(op))
+      return WalkResult::advance();
+    // An op with regions (scf.if) has the effects of the ops it holds, which
+    // the walk checks one by one: a call in an arm is allowed as elsewhere.
+    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+        !isa<MemoryEffectOpInterface>(op))
       return WalkResult::advance();
     if (!isMemoryEffectFree(op)) {
       op->emitOpError("has memory effects, which a stencil.domain body does "

@@ -17,6 +17,7 @@ from .compiler import CompileError, CompileWarning, cache_dir, compile
 from .function import (AdjointFunction, Function, Gradients, Module,
                        ValueAndGrad)
 from .gradcheck import GradientReport, check_gradient
+from .cimport import import_c
 
 try:
     from ._config import VERSION as __version__
@@ -48,4 +49,5 @@ __all__ = [
     "cache_dir",
     "check_gradient",
     "compile",
+    "import_c",
 ]

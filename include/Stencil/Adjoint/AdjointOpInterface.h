@@ -76,6 +76,17 @@ public:
   SmallVector<Value> resultSeeds;
 };
 
+/// Erases the ops of `block` whose results are unused and that have no
+/// effect other than reading memory (in their regions too), so that the
+/// recomputed primal keeps only what the derivatives need. Calls count as
+/// pure: the dialect requires callees in a domain to be pure functions of
+/// their operands.
+void eraseDeadBodyOps(Block &block);
+
+/// Reports at `op` that it has no adjoint rule; for an op with regions, the
+/// message says which choice ops are differentiated (arith.select, scf.if).
+InFlightDiagnostic emitNoAdjointRule(Operation *op);
+
 } // namespace mlir::stencil
 
 #include "Stencil/Adjoint/AdjointOpInterface.h.inc"

@@ -22,6 +22,8 @@ void registerArithAdjointRules(DialectRegistry &registry);
 void registerMathAdjointRules(DialectRegistry &registry);
 /// The rule for func.call with user-provided partial derivatives.
 void registerFuncAdjointRules(DialectRegistry &registry);
+/// The rule for scf.if with results.
+void registerSCFAdjointRules(DialectRegistry &registry);
 
 /// Calls every hook above.
 inline void registerAllAdjointRules(DialectRegistry &registry) {
@@ -29,6 +31,7 @@ inline void registerAllAdjointRules(DialectRegistry &registry) {
   registerArithAdjointRules(registry);
   registerMathAdjointRules(registry);
   registerFuncAdjointRules(registry);
+  registerSCFAdjointRules(registry);
 }
 
 } // namespace mlir::stencil

@@ -133,19 +133,60 @@ func.func @no_rule_at_top_level(%s: f64 {stencil.active}, %u: memref<?xf64> {ste
 
 // -----
 
-// Region ops in a body have no rule either (select is the supported form).
-func.func @no_rule_scf_if(%u: memref<?xf64> {stencil.active}, %r: memref<?xf64> {stencil.active},
-                          %n: index) {
+// Of the region ops only scf.if with results has a rule: the message of the
+// others names the two forms of a choice.
+func.func @no_rule_index_switch(%u: memref<?xf64> {stencil.active}, %r: memref<?xf64> {stencil.active},
+                                %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %zero = arith.constant 0.0 : f64
+    // expected-error@+1 {{'scf.index_switch' op has no adjoint rule; of the ops with regions only scf.if with results is differentiated: write a choice as arith.select where both values are defined at every point, or as scf.if yielding the value where one may not be (sqrt, log or a division where the condition excludes it)}}
+    %y = scf.index_switch %i -> f64
+    case 0 {
+      scf.yield %x : f64
+    }
+    default {
+      scf.yield %zero : f64
+    }
+    stencil.store %y to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// An op without a rule in an arm of scf.if is reported where it is.
+func.func @no_rule_in_scf_if(%u: memref<?xf64> {stencil.active}, %r: memref<?xf64> {stencil.active},
+                             %n: index) {
   stencil.domain (%i) = (0) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
     %zero = arith.constant 0.0 : f64
     %c = arith.cmpf ogt, %x, %zero : f64
-    // expected-error@+1 {{'scf.if' op has no adjoint rule}}
     %y = scf.if %c -> f64 {
-      scf.yield %x : f64
+      // expected-error@+1 {{'math.erf' op has no adjoint rule}}
+      %e = math.erf %x : f64
+      scf.yield %e : f64
     } else {
       scf.yield %zero : f64
     }
+    stencil.store %y to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// At the top level, scf.if with results is a choice between scalars; other
+// region ops are refused.
+func.func @top_level_execute_region(%s: f64 {stencil.active}, %u: memref<?xf64> {stencil.active},
+                                    %r: memref<?xf64> {stencil.active}, %n: index) {
+  // expected-error@+1 {{'scf.execute_region' op is not supported yet at the top level of a function to differentiate (expected stencil.domain, side-effect free scalar ops and scf.if with results, loads from passive arrays, memref.alloc/dealloc)}}
+  %e = scf.execute_region -> f64 {
+    scf.yield %s : f64
+  }
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %y = arith.mulf %x, %e : f64
     stencil.store %y to %r : memref<?xf64>
   }
   return

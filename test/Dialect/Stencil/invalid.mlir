@@ -286,7 +286,7 @@ func.func @gather_outside_domain(%u: memref<?xf64>) {
 func.func @gather_in_nested_region(%u: memref<?xf64>, %r: memref<?xf64>, %n: index, %b: i1) {
   stencil.domain (%i) = (0) to (%n) {
     %x = scf.if %b -> (f64) {
-      // expected-error@+1 {{'stencil.gather' op expects parent op 'stencil.domain'}}
+      // expected-error@+1 {{'stencil.gather' op reads an array inside 'scf.if', but access ops must sit directly in the stencil.domain body; read it before the 'scf.if' and use the value there (every read is in bounds at every point, so reading it on both paths is safe)}}
       %y = stencil.gather %u[0] : memref<?xf64>
       scf.yield %y : f64
     } else {
@@ -377,6 +377,54 @@ func.func @memref_store(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 // -----
 
 // Memory effects are found in nested regions too.
+func.func @store_in_scf_if(%u: memref<?xf64>, %r: memref<?xf64>, %n: index, %b: i1) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    scf.if %b {
+      // expected-error@+1 {{'stencil.store' op writes an array inside 'scf.if', but access ops must sit directly in the stencil.domain body, so that every point writes once; choose the value instead, with arith.select (C's `?:`) where both values are defined at every point or as a result of an scf.if, and write it once after the choice (an accumulate adds 0 on the other path)}}
+      stencil.store %x to %r : memref<?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @accumulate_in_scf_else(%u: memref<?xf64>, %r: memref<?xf64>, %n: index, %b: i1) {
+  stencil.domain (%i) = (0) to (%n) {
+    %x = stencil.gather %u[0] : memref<?xf64>
+    %y = scf.if %b -> (f64) {
+      scf.yield %x : f64
+    } else {
+      // expected-error@+1 {{'stencil.accumulate' op writes an array inside 'scf.if', but access ops must sit directly}}
+      stencil.accumulate %x to %r[1] : memref<?xf64>
+      scf.yield %x : f64
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @gather_in_scf_for(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (0) to (%n) {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f64
+    %s = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (f64) {
+      // expected-error@+1 {{'stencil.gather' op reads an array inside 'scf.for', but access ops must sit directly in the stencil.domain body; read it before the 'scf.for'}}
+      %y = stencil.gather %u[0] : memref<?xf64>
+      %t = arith.addf %acc, %y : f64
+      scf.yield %t : f64
+    }
+    stencil.store %s to %r : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
 func.func @alloca_in_scf_if(%u: memref<?xf64>, %r: memref<?xf64>, %n: index, %b: i1) {
   stencil.domain (%i) = (0) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>

@@ -299,6 +299,27 @@ func.func @body_ops(%u: memref<?xf64>, %r: memref<?xf64>, %dt: f64, %n: index) {
   return
 }
 
+// A call in an arm of scf.if is allowed as in the body (the branch has the
+// effects of the ops it holds, each checked on its own).
+// CHECK-LABEL: func.func @call_in_scf_if(
+// CHECK: scf.if %{{.*}} -> (f64) {
+// CHECK-NEXT: func.call @flux
+func.func @call_in_scf_if(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (1) to (%n) {
+    %a = stencil.gather %u[-1] : memref<?xf64>
+    %zero = arith.constant 0.0 : f64
+    %c = arith.cmpf ogt, %a, %zero : f64
+    %x = scf.if %c -> (f64) {
+      %f = func.call @flux(%a, %a) : (f64, f64) -> f64
+      scf.yield %f : f64
+    } else {
+      scf.yield %zero : f64
+    }
+    stencil.store %x to %r : memref<?xf64>
+  }
+  return
+}
+
 // Discardable attributes of the domain follow the body.
 // CHECK-LABEL: func.func @domain_attributes(
 // CHECK-SAME: %[[U:.*]]: memref<?xf64>, %[[R:.*]]: memref<?xf64>, %[[N:.*]]: index)

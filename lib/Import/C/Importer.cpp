@@ -1,0 +1,158 @@
+//===- Importer.cpp - Parse C with Clang, import its stencil functions -----===//
+
+#include "Emitter.h"
+
+#include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Import/CImporter.h"
+
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::importc;
+
+static std::vector<std::string> clangArgs(const CImportOptions &options) {
+  std::vector<std::string> args = {"-x", "c", "-std=c99",
+                                   "-resource-dir=" STENCIL_CLANG_RESOURCE_DIR};
+  llvm::append_range(args, options.clangArgs);
+  return args;
+}
+
+/// The functions of the main file to import, in source order.
+static SmallVector<const clang::FunctionDecl *>
+selectFunctions(clang::ASTContext &ast, const CImportOptions &options,
+                const Locator &loc, StringRef path, bool &failed) {
+  SmallVector<const clang::FunctionDecl *> result;
+  const clang::SourceManager &sm = ast.getSourceManager();
+  for (const clang::Decl *d : ast.getTranslationUnitDecl()->decls()) {
+    const auto *fd = dyn_cast<clang::FunctionDecl>(d);
+    if (!fd || !fd->doesThisDeclarationHaveABody() ||
+        !sm.isInMainFile(sm.getExpansionLoc(fd->getLocation())))
+      continue;
+    if (!options.functions.empty() &&
+        !llvm::is_contained(options.functions, fd->getName()))
+      continue;
+    result.push_back(fd);
+  }
+  for (const std::string &name : options.functions)
+    if (llvm::none_of(result, [&](auto *fd) { return fd->getName() == name; })) {
+      emitError(FileLineColLoc::get(loc.getContext(), path, 1, 1))
+          << "no function '" << name << "' is defined in " << path;
+      failed = true;
+    }
+  if (result.empty() && !failed) {
+    emitError(FileLineColLoc::get(loc.getContext(), path, 1, 1))
+        << path << " defines no function to import";
+    failed = true;
+  }
+  return result;
+}
+
+/// Refuses --active names that are no parameter of any imported function.
+static LogicalResult checkActiveNames(ArrayRef<FunctionPlan> plans,
+                                      const CImportOptions &options,
+                                      MLIRContext *ctx, StringRef path) {
+  for (const std::string &name : options.active) {
+    bool found = llvm::any_of(plans, [&](const FunctionPlan &plan) {
+      return llvm::any_of(plan.params,
+                          [&](const ParamPlan &p) { return p.name == name; });
+    });
+    if (!found)
+      return emitError(FileLineColLoc::get(ctx, path, 1, 1))
+             << "--active names '" << name
+             << "', which is no parameter of the imported functions";
+  }
+  return success();
+}
+
+static LogicalResult planFunction(Analysis &a) {
+  const clang::FunctionDecl *fd = a.ast.decl;
+  a.plan.name = fd->getName().str();
+  a.plan.loc = a.locator.loc(fd->getLocation());
+  if (!fd->getReturnType()->isVoidType())
+    return a.locator.error(fd->getLocation())
+           << "'" << fd->getName()
+           << "' returns a value: an imported stencil function returns void "
+              "and writes its results to arrays (a sum: 's[0] += ...')";
+  if (fd->isVariadic())
+    return a.locator.error(fd->getLocation())
+           << "'" << fd->getName() << "' is variadic";
+  if (failed(analyzeParams(a)) || failed(planLinearized(a)) ||
+      failed(analyzeBody(a)))
+    return failure();
+  return checkAliasing(a);
+}
+
+static OwningOpRef<ModuleOp> importAST(MLIRContext &context,
+                                       clang::ASTUnit &unit, StringRef path,
+                                       const CImportOptions &options,
+                                       llvm::raw_ostream *planJSON) {
+  context.loadDialect<StencilDialect, func::FuncDialect, arith::ArithDialect,
+                      math::MathDialect, memref::MemRefDialect,
+                      scf::SCFDialect>();
+  Locator locator(unit.getASTContext(), &context);
+  bool failedSelect = false;
+  auto functions = selectFunctions(unit.getASTContext(), options, locator,
+                                   path, failedSelect);
+  if (failedSelect)
+    return nullptr;
+  std::vector<std::unique_ptr<Analysis>> analyses;
+  bool ok = true;
+  for (const clang::FunctionDecl *fd : functions) {
+    auto a = std::make_unique<Analysis>(locator, options);
+    a->ast.decl = fd;
+    ok &= succeeded(planFunction(*a));
+    analyses.push_back(std::move(a));
+  }
+  if (!ok)
+    return nullptr;
+  std::vector<FunctionPlan> plans;
+  for (auto &a : analyses)
+    plans.push_back(a->plan);
+  if (failed(checkActiveNames(plans, options, &context, path)))
+    return nullptr;
+  if (planJSON)
+    printPlanJSON(plans, *planJSON);
+  OpBuilder builder(&context);
+  OwningOpRef<ModuleOp> module =
+      ModuleOp::create(FileLineColLoc::get(&context, path, 1, 1));
+  for (auto &a : analyses)
+    ok &= succeeded(Emitter(*a, builder).emitFunction(*module));
+  if (!ok)
+    return nullptr;
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+OwningOpRef<ModuleOp> mlir::stencil::importCSource(
+    MLIRContext &context, StringRef code, StringRef path,
+    const CImportOptions &options, llvm::raw_ostream *planJSON) {
+  std::unique_ptr<clang::ASTUnit> unit =
+      clang::tooling::buildASTFromCodeWithArgs(code, clangArgs(options), path,
+                                               "stencil-import-c");
+  if (!unit || unit->getDiagnostics().hasErrorOccurred())
+    return nullptr;
+  return importAST(context, *unit, path, options, planJSON);
+}
+
+OwningOpRef<ModuleOp> mlir::stencil::importCFile(MLIRContext &context,
+                                                 StringRef path,
+                                                 const CImportOptions &options,
+                                                 llvm::raw_ostream *planJSON) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    llvm::errs() << path << ": " << buffer.getError().message() << "\n";
+    return nullptr;
+  }
+  return importCSource(context, (*buffer)->getBuffer(), path, options,
+                       planJSON);
+}
