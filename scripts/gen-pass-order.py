@@ -2,10 +2,12 @@
 # ===- gen-pass-order.py - The pipelines' pass order in the docs ----------=== #
 #
 # The order of the passes is written once, in lib/Pipelines (Pipelines.cpp
-# for convert-to-omp, GPUPipeline.cpp for convert-to-gpu). This script asks
+# for convert-to-omp, GPUPipeline.cpp for convert-to-gpu, CPipeline.cpp for
+# convert-to-c). This script asks
 # stencil-opt for it (`--dump-pass-pipeline`), with the default options and
 # with each option below that adds or removes passes, and writes it as a
-# table between the markers of docs/Design.md and docs/GPU.md:
+# table between the markers of docs/Design.md, docs/GPU.md and
+# docs/CSource.md:
 #
 #   <!-- BEGIN generated pass order: convert-to-omp -->
 #   <!-- END generated pass order -->
@@ -38,6 +40,8 @@ PIPELINES = [
       "gpu-coarsen=2"]),
     ("docs/GPU.md", "convert-to-gpu", "stencil-adjoint",
      ["scatter=serial", "cut=0", "index32=0", "coarsen=2", "c-interface=0"]),
+    ("docs/CSource.md", "convert-to-c", "stencil-adjoint",
+     ["scatter=serial", "form-expressions=0"]),
 ]
 BEGIN = "<!-- BEGIN generated pass order: %s -->"
 END = "<!-- END generated pass order -->"

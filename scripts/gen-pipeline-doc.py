@@ -91,7 +91,9 @@ def main():
            " stage shows the whole module as stencil-opt prints it, so the"
            " adjoint stages show the primal function too; every pass of the"
            " pipeline, in order, with the file that defines it, is in"
-           " [Design.md](Design.md#the-pass-order).",
+           " [Design.md](Design.md#the-pass-order). `--convert-to-c` shares"
+           " the stages up to the SCF loops and ends in C99 source instead"
+           " ([CSource.md](CSource.md)).",
            ""]
     for title, text, flags in STAGES:
         out = run([args.stencil_opt, EXAMPLE] + flags)

@@ -32,8 +32,8 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-void mlir::stencil::buildConvertToOMPPipeline(
-    OpPassManager &pm, const ConvertToOMPOptions &options) {
+void mlir::stencil::addStencilToSCFPasses(OpPassManager &pm,
+                                          const ConvertToOMPOptions &options) {
   ConvertStencilToAffinePassOptions toAffine;
   toAffine.scatter = options.scatter;
   // User symbols named like what the lowering calls or defines.
@@ -87,6 +87,11 @@ void mlir::stencil::buildConvertToOMPPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
+}
+
+void mlir::stencil::buildConvertToOMPPipeline(
+    OpPassManager &pm, const ConvertToOMPOptions &options) {
+  addStencilToSCFPasses(pm, options);
   addGPUCoarsening(pm, options.gpuCoarsen);
   if (options.gpuIndex32)
     pm.addPass(createStencilNarrowGPUIndicesPass());
@@ -120,4 +125,9 @@ void mlir::stencil::registerStencilPipelines() {
       "Lower stencil IR through SCF and upstream's GPU and NVVM passes to "
       "the LLVM dialect with an embedded GPU binary",
       buildConvertToGPUPipeline);
+  PassPipelineRegistration<ConvertToCOptions>(
+      kConvertToCPipeline,
+      "Lower stencil IR through SCF to EmitC, which stencil-compile "
+      "--emit=c prints as C99 with OpenMP pragmas (docs/CSource.md)",
+      buildConvertToCPipeline);
 }

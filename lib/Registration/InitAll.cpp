@@ -23,6 +23,7 @@
 #include "mlir/Conversion/MPIToLLVM/MPIToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -62,6 +63,8 @@ void mlir::stencil::registerStencilInputDialects(DialectRegistry &registry) {
 void mlir::stencil::registerAllStencilDialects(DialectRegistry &registry) {
   registerStencilInputDialects(registry);
   registry.insert<LLVM::LLVMDialect, omp::OpenMPDialect>();
+  // The C source route (convert-to-c) ends in EmitC.
+  registry.insert<emitc::EmitCDialect>();
   // Distributed functions (--stencil-distribute): the process grid, its
   // exchanges and the MPI implementation attribute. Not input dialects:
   // stencil programs are written without them.

@@ -9,11 +9,14 @@
 // It runs the passes in process, takes the C header from the module as
 // --stencil-prepare-abi leaves it (lib/Target/CInterface.cpp), translates the
 // result to LLVM IR in process and compiles that with clang-22 -fopenmp
-// (-O3 -march=native unless told otherwise).
+// (-O3 -march=native unless told otherwise). With --emit=c it writes C99
+// source instead (default passes --convert-to-c, printed by EmitC's
+// translateToCpp in process; docs/CSource.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/InitAll.h"
+#include "Stencil/Pipelines/Pipelines.h"
 #include "Stencil/Support/HelpOptions.h"
 #include "Stencil/Target/CInterface.h"
 #include "Stencil/Target/Passes.h"
@@ -21,6 +24,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -31,6 +35,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/Cpp/CppEmitter.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
@@ -57,7 +62,9 @@ static cl::OptionCategory compileOptions("Options of stencil-compile");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
                                       cl::Required, cl::cat(compileOptions));
 static cl::opt<std::string>
-    outputFile("o", cl::desc("Object file, or shared library with --shared"),
+    outputFile("o",
+               cl::desc("Object file, shared library with --shared, C "
+                        "source with --emit=c"),
                cl::value_desc("file"), cl::Required, cl::cat(compileOptions));
 static cl::opt<std::string>
     headerFile("header", cl::desc("Also write the C header of the entry points"),
@@ -80,6 +87,19 @@ static cl::opt<std::string> keepLL("keep-ll",
                                    cl::cat(compileOptions));
 static cl::opt<bool> verbose("v", cl::desc("Print the clang command"),
                              cl::cat(compileOptions));
+/// What -o gets: native code, or C source (docs/CSource.md).
+enum class EmitKind { Object, C };
+static const std::string emitCDescription =
+    ("C99 source with OpenMP pragmas, through EmitC (default passes: --" +
+     stencil::kConvertToCPipeline + "; docs/CSource.md)")
+        .str();
+static cl::opt<EmitKind>
+    emit("emit", cl::desc("What -o gets"),
+         cl::values(clEnumValN(EmitKind::Object, "obj",
+                               "a native object, or a shared library with "
+                               "--shared (default)"),
+                    clEnumValN(EmitKind::C, "c", emitCDescription)),
+         cl::init(EmitKind::Object), cl::cat(compileOptions));
 static cl::list<std::string>
     exports("export",
             cl::desc("Keep only these functions external (comma-separated)"),
@@ -313,6 +333,44 @@ writeABIFiles(const std::optional<std::vector<stencil::CEntryPoint>> &plan,
   return success();
 }
 
+/// --emit=c: runs the passes (default convert-to-c) and prints the EmitC
+/// module they leave as C99 to -o.
+static LogicalResult emitCSource(ModuleOp module,
+                                 const PassPipelineCLParser &passes) {
+  if (shared || !headerFile.empty() || !abiJSONFile.empty() ||
+      !exports.empty() || !keepLL.empty() || optLevel.getNumOccurrences() ||
+      march.getNumOccurrences() || verbose)
+    return reportError("--emit=c writes C source only: --shared, --header, "
+                       "--abi-json, --export, --keep-ll, -O, --march and -v "
+                       "do not apply");
+  PassManager pm(module.getContext());
+  if (passes.hasAnyOccurrences()) {
+    if (failed(passes.addToPipeline(pm, reportError)))
+      return failure();
+  } else if (failed(parsePassPipeline(stencil::kConvertToCPipeline, pm))) {
+    return failure();
+  }
+  if (failed(pm.run(module)))
+    return failure();
+  // Whatever the passes, only EmitC ops may reach the printer.
+  WalkResult walk = module.walk([](Operation *op) {
+    if (isa<ModuleOp>(op) ||
+        isa_and_nonnull<emitc::EmitCDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitOpError("is not in the EmitC dialect: --emit=c needs passes "
+                    "that end in EmitC, such as --")
+        << stencil::kConvertToCPipeline;
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (failed(emitc::translateToCpp(module, os)))
+    return failure();
+  return writeFile(outputFile, text);
+}
+
 static LogicalResult run(MLIRContext &context,
                          const PassPipelineCLParser &passes) {
   llvm::SourceMgr sourceMgr;
@@ -324,6 +382,8 @@ static LogicalResult run(MLIRContext &context,
   stencil::registerAllStencilDialects(lowered);
   registerAllToLLVMIRTranslations(lowered);
   context.appendDialectRegistry(lowered);
+  if (emit == EmitKind::C)
+    return emitCSource(*module, passes);
   // What each function accesses of its arrays, planned on the input IR
   // (before the passes lower the domains) for --abi-json.
   llvm::StringMap<stencil::FunctionAccessBounds> bounds =

@@ -40,6 +40,11 @@ inline llvm::cl::ValuesClass scatterLoweringValues() {
                  "parallel loops with atomic updates"));
 }
 
+/// The unit attribute that marks the `emitc.verbatim` of an OpenMP pragma
+/// (--stencil-omp-pragmas), which must stand right before its loop
+/// (--stencil-convert-to-emitc keeps it there).
+inline constexpr llvm::StringLiteral kOMPPragmaAttrName = "c_omp_pragma";
+
 #define GEN_PASS_DECL
 #include "Stencil/Conversion/Passes.h.inc"
 

@@ -144,4 +144,145 @@ def ConvertStencilToAffinePass
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// The C source route (docs/CSource.md): lowered loops to EmitC
+//===----------------------------------------------------------------------===//
+
+def StencilNarrowGuardsPass
+    : Pass<"stencil-narrow-guards", "::mlir::ModuleOp"> {
+  let summary = "Compute the domains' non-empty guards in 64-bit integers";
+  let description = [{
+    The lowerings guard each nest whose bounds are symbolic with a test that
+    its domain is not empty, computed exactly in 128-bit integers
+    (`Stencil/Conversion/AffineEmitter.h`, `emitNonEmptyGuard`; the
+    gather conversion, the cut and `--convert-stencil-to-affine` all emit
+    them). C99 has no 128-bit integer type, so the C source route
+    (`convert-to-c`, docs/CSource.md) runs this pass, which rewrites that
+    arithmetic to 64-bit (`int64_t`). The guard is then exact while every
+    bound expression and each of its terms stays within the 64-bit range:
+    with bound operands (sizes) below 2^62 in magnitude and bounds of the
+    form `a*n + b` with |a| <= 1 and |b| < 2^62, always. The object-file
+    route keeps the exact guards.
+
+    #### Input invariant
+    - 128-bit integers appear only as the guards' arithmetic:
+      `arith.constant`, `arith.index_cast` from `index`, `addi`, `subi`,
+      `muli`, `floordivsi`, `ceildivsi` and `cmpi`. Any other op on 128-bit
+      integers, or a constant outside the 64-bit range, is reported at its
+      location.
+
+    #### Output IR
+    - The same ops on `i64`; no 128-bit integer remains.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def StencilCArraysPass : Pass<"stencil-c-arrays", "::mlir::ModuleOp"> {
+  let summary = "Turn array arguments into C pointers plus extents";
+  let description = [{
+    The first step of the C source route (`convert-to-c`,
+    docs/CSource.md), on loops already lowered to SCF. Every function of
+    the module gets the signature a C caller uses:
+
+    - an array argument `memref<?x...xT>` (identity layout, element type
+      `f32`, `f64` or a signless integer of 8 to 64 bits) becomes a
+      pointer `T *restrict` (`const T *restrict` when the function never
+      writes it) to its first element, followed by one `int64_t` extent
+      per dynamic (`?`) dimension, in dimension order; the data are
+      contiguous, in row-major (C) order;
+    - an `index` argument becomes `int64_t`.
+
+    Loads and stores become `emitc.subscript` of the pointer at the
+    row-major linear index (`((i0 * n1) + i1) * n2 + i2`) with
+    `emitc.load` / `emitc.assign`; `memref.dim` becomes the extent.
+    Temporaries (`memref.alloc` with identity layout) become `malloc`
+    calls and `memref.dealloc` `free`. A comment (`emitc.verbatim`) right
+    before each function names its C parameters in order, after the
+    arguments' names in the source (their `NameLoc`, which stencil-compile
+    sets) or `arg<i>`: `// f: u, extent(u, 0), n`.
+
+    #### Input invariant
+    - Loops in SCF (after `--lower-affine`), no `stencil` op.
+    - Every function is defined in the module (no declarations other than
+      the OpenMP runtime's `omp_get_max_threads`), no call passes an array,
+      and no array is returned.
+
+    Anything else on arrays (a view, a copy, an atomic update, a
+    non-identity layout, `memref.alloca`) is reported at its location as
+    not supported by the C source route.
+
+    #### Output IR
+    - Functions whose array arguments are `!emitc.opaque` pointers; array
+      accesses as EmitC subscripts; no `memref` op or type.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::emitc::EmitCDialect",
+  ];
+}
+
+def StencilOMPPragmasPass
+    : Pass<"stencil-omp-pragmas", "::mlir::ModuleOp"> {
+  let summary = "Put `#pragma omp parallel for` before outermost parallel loops";
+  let description = [{
+    Before `--scf-parallel-for-to-nested-fors` in the C source route
+    (`convert-to-c`, docs/CSource.md), puts an `emitc.verbatim` with
+    `#pragma omp parallel for` right before each `scf.parallel` that is not
+    nested in another one and has no results (with `collapse(k)` when it
+    has k > 1 dimensions), marked with the unit attribute `c_omp_pragma`,
+    so that after the conversion to EmitC the pragma stands right before
+    the C `for` loop of its outermost dimension. Its iterations are
+    independent, as the lowering made them.
+
+    A parallel loop with results (an `scf.reduce` of values) gets no
+    pragma: OpenMP's `reduction` clause would sum in an order that depends
+    on the threads, where the project's sums have a fixed order. The
+    lowering of domain results does not produce such loops (it sums
+    per-slice partial sums in index order), and the route's later
+    conversion refuses them (`scf-parallel-for-to-nested-fors` leaves
+    them), so this only concerns loops another pass wrote.
+
+    #### Input invariant
+    - Loops in SCF.
+
+    #### Output IR
+    - The same, with `emitc.verbatim` pragma lines.
+  }];
+  let dependentDialects = ["::mlir::emitc::EmitCDialect"];
+}
+
+def StencilConvertToEmitCPass
+    : Pass<"stencil-convert-to-emitc", "::mlir::ModuleOp"> {
+  let summary = "Convert the C route's arith, math, SCF and func ops to EmitC";
+  let description = [{
+    The last conversion of the C source route (`convert-to-c`,
+    docs/CSource.md): upstream's arith, SCF and func patterns to EmitC,
+    with `index` as `size_t`; each math op on f32/f64 that has a C99
+    function of the same meaning as a call of it (`sqrt`, `sqrtf`; the
+    list is in MathToC99.cpp), plus the module's
+    preamble: `emitc.include` of `<stdint.h>`, `<stddef.h>`,
+    `<stdbool.h>`, `<stdlib.h>` and `<math.h>`, and, if a function calls
+    `omp_get_max_threads`, `<omp.h>` when compiled with OpenMP or a
+    one-thread stand-in without. Every function is defined before it is
+    called (the C source needs no prototypes), and each OpenMP pragma of
+    `--stencil-omp-pragmas` (marked `c_omp_pragma`) stands right before its
+    `emitc.for`, as C requires.
+
+    Signed divisions and remainders of `index` values (`arith.divsi`,
+    `arith.remsi`, as `--arith-expand` leaves `ceildivsi`/`floordivsi`)
+    are computed on `int64_t` first: upstream's patterns would divide
+    their `size_t` forms, an unsigned division in C, which is wrong for
+    the negative values that bound arithmetic takes on small domains.
+
+    #### Input invariant
+    - The output of `--stencil-c-arrays`, after `--arith-expand` and
+      `--scf-parallel-for-to-nested-fors`.
+
+    #### Output IR
+    - Only EmitC ops (checked: any other op left is reported at its
+      location); `mlir::emitc::translateToCpp` prints it as C99.
+  }];
+  let dependentDialects = ["::mlir::emitc::EmitCDialect"];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -148,6 +148,50 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
 void buildConvertToOMPPipeline(OpPassManager &pm,
                                const ConvertToOMPOptions &options);
 
+/// Adds the stencil part of `convert-to-omp`, from the input checks to
+/// --lower-affine: the module then has SCF loops (scf.parallel for the
+/// parallel ones), arith, math and memref. `convert-to-c` starts with it
+/// too.
+void addStencilToSCFPasses(OpPassManager &pm,
+                           const ConvertToOMPOptions &options);
+
+/// Options of the `convert-to-c` pipeline (docs/CSource.md): those of
+/// `convert-to-omp` that shape the loops the C source shows, with the same
+/// defaults.
+struct ConvertToCOptions : public PassPipelineOptions<ConvertToCOptions> {
+  PassOptions::Option<ScatterLowering> scatter{
+      *this, "scatter",
+      llvm::cl::desc("How domains that scatter run (gather or serial; "
+                     "atomic updates have no C99 form)"),
+      llvm::cl::init(ScatterLowering::Gather), scatterLoweringValues()};
+  PassOptions::Option<BoundaryStrategy> boundary{
+      *this, "boundary",
+      llvm::cl::desc("Boundary nests of the gather form"),
+      llvm::cl::init(StencilScatterToGatherPassOptions().boundary),
+      boundaryStrategyValues()};
+  PassOptions::Option<uint64_t> maxGatherOps{
+      *this, "max-gather-ops",
+      llvm::cl::desc("Fail on a domain whose gather form would clone more "
+                     "body ops than this"),
+      llvm::cl::init(StencilScatterToGatherPassOptions().maxGatherOps)};
+  PassOptions::Option<bool> formExpressions{
+      *this, "form-expressions",
+      llvm::cl::desc("Fold single-use values into C expressions "
+                     "(--form-expressions; 0: one variable per value)"),
+      llvm::cl::init(true)};
+};
+
+/// The name `convert-to-c` is registered under, and the passes
+/// `stencil-compile --emit=c` runs by default.
+inline constexpr llvm::StringLiteral kConvertToCPipeline = "convert-to-c";
+
+/// Builds the pipeline from stencil IR to EmitC, which
+/// mlir::emitc::translateToCpp prints as C99 with OpenMP pragmas:
+/// the stencil part of convert-to-omp (without the cut's temporaries and
+/// the C interface of the object route) -> pointers and extents -> EmitC.
+void buildConvertToCPipeline(OpPassManager &pm,
+                             const ConvertToCOptions &options);
+
 /// Options of the `convert-to-gpu` pipeline.
 struct ConvertToGPUOptions : public PassPipelineOptions<ConvertToGPUOptions> {
   PassOptions::Option<ScatterLowering> scatter{
@@ -268,7 +312,8 @@ const char *getBuildCUDAToolkit();
 void buildConvertToGPUPipeline(OpPassManager &pm,
                                const ConvertToGPUOptions &options);
 
-/// Registers `convert-to-omp` and `convert-to-gpu` as named pipelines.
+/// Registers `convert-to-omp`, `convert-to-gpu` and `convert-to-c` as
+/// named pipelines.
 void registerStencilPipelines();
 
 } // namespace mlir::stencil
