@@ -202,6 +202,19 @@ const ForStmt *mlir::stencil::importc::asForLoop(const Stmt *s) {
   return dyn_cast_or_null<ForStmt>(s);
 }
 
+/// The lower and the exclusive upper bound of a loop inside `outer`.
+static FailureOr<std::pair<AffineExpr, AffineExpr>>
+boundsOf(Analysis &a, const LoopHeader &h, ArrayRef<LoopHeader> outer) {
+  BoundBuilder bounds{a, outer};
+  auto lo = bounds.build(h.lower);
+  if (failed(lo))
+    return failure();
+  auto hi = bounds.build(h.upper);
+  if (failed(hi))
+    return failure();
+  return std::make_pair(*lo, h.inclusive ? *hi + 1 : *hi);
+}
+
 /// Walks a perfect nest from `outer` down; fills the headers and the body.
 static LogicalResult walkNest(const ForStmt *outer, const Locator &loc,
                               SmallVectorImpl<LoopHeader> &headers,
@@ -274,15 +287,11 @@ LogicalResult mlir::stencil::importc::analyzeNest(Analysis &a,
   FunctionAST::Nest astNest{outer, {}, body, {}, {}};
   NestPlan nest{a.locator.loc(outer->getForLoc()), {}, {}, {}, {}};
   for (auto [d, h] : llvm::enumerate(headers)) {
-    BoundBuilder bounds{a, ArrayRef(headers).take_front(d)};
-    auto lo = bounds.build(h.lower);
-    if (failed(lo))
+    auto range = boundsOf(a, h, ArrayRef(headers).take_front(d));
+    if (failed(range))
       return failure();
-    auto hi = bounds.build(h.upper);
-    if (failed(hi))
-      return failure();
-    lower.push_back(*lo);
-    upper.push_back(h.inclusive ? *hi + 1 : *hi);
+    lower.push_back(range->first);
+    upper.push_back(range->second);
     nest.counters.push_back(h.counter->getName().str());
     astNest.counters.push_back(h.counter);
   }
@@ -300,17 +309,13 @@ mlir::stencil::importc::analyzeLoopHeader(Analysis &a, const ForStmt *f) {
   if (failed(parseInit(f, a.locator, h)) || failed(parseCond(f, a.locator, h)) ||
       failed(parseInc(f, a.locator, h)))
     return failure();
-  BoundBuilder bounds{a, {}};
-  auto lo = bounds.build(h.lower);
-  if (failed(lo))
-    return failure();
-  auto hi = bounds.build(h.upper);
-  if (failed(hi))
+  auto range = boundsOf(a, h, {});
+  if (failed(range))
     return failure();
   unsigned symbols = a.plan.sizeParams().size();
   MLIRContext *ctx = a.locator.getContext();
-  return LoopBounds{h.counter, AffineMap::get(0, symbols, *lo, ctx),
-                    AffineMap::get(0, symbols, h.inclusive ? *hi + 1 : *hi, ctx)};
+  return LoopBounds{h.counter, AffineMap::get(0, symbols, range->first, ctx),
+                    AffineMap::get(0, symbols, range->second, ctx)};
 }
 
 FailureOr<AffineExpr> mlir::stencil::importc::analyzeSizeExpr(Analysis &a,
