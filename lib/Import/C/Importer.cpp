@@ -19,6 +19,21 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::importc;
 
+#if LLVM_ADDRESS_SANITIZER_BUILD
+/// The sanitizer build (STENCIL_SANITIZE=address) of every program that links
+/// the importer. LLVM's BumpPtrAllocator poisons a new slab and unpoisons each
+/// allocation from it only where it is compiled with AddressSanitizer, and the
+/// inline copies of one linked program disagree: Clang's headers make this
+/// file instantiate the instrumented slow path, which the linker may pick for
+/// the uninstrumented LLVM and MLIR libraries too, whose fast path then hands
+/// out poisoned memory (a use-after-poison in MLIRContext's constructor).
+/// Without the allocators' poisoning, AddressSanitizer still checks every
+/// access of our code against the heap's own redzones and quarantine.
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+#endif
+
 static std::vector<std::string> clangArgs(const CImportOptions &options) {
   std::vector<std::string> args = {"-x", "c", "-std=c99",
                                    "-resource-dir=" STENCIL_CLANG_RESOURCE_DIR};
