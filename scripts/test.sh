@@ -12,6 +12,8 @@
 #   build-san/  clang-22 with AddressSanitizer, UndefinedBehaviorSanitizer
 #               and libFuzzer coverage: check-stencil,
 #               check-stencil-integration, then 60 s of scripts/fuzz.sh
+#               and 30 s of `scripts/fuzz.sh 30 import-c` (the C importer's
+#               target, where it is built)
 #
 # Every suite always runs; the script exits non-zero if a build or any test
 # fails, and its last line is `N passed, N failed` over all of them (a failed
@@ -19,7 +21,8 @@
 # as one failure). docs/Testing.md describes each part.
 #
 # Environment: BUILD_DIR (default build/), JOBS, STENCIL_TEST_QUICK=1 (only
-# the build/ configuration), FUZZ_SECONDS (default 60).
+# the build/ configuration), FUZZ_SECONDS (default 60), FUZZ_IMPORT_C_SECONDS
+# (default 30).
 #
 #===----------------------------------------------------------------------===//
 set -euo pipefail
@@ -94,6 +97,20 @@ suite() {
   took "$target in $dir" "$start"
 }
 
+# fuzz <seconds> <target> <dir>: runs scripts/fuzz.sh; a finding counts as
+# one failure.
+fuzz() {
+  local start=$SECONDS
+  echo "== scripts/fuzz.sh $1 $2"
+  if SAN_BUILD_DIR="$SAN_BUILD_DIR" "$ROOT/scripts/fuzz.sh" "$1" "$2"; then
+    passed=$((passed + 1))
+  else
+    echo "test.sh: the fuzzer found a failure (see $SAN_BUILD_DIR/$3/artifacts)" >&2
+    failed=$((failed + 1))
+  fi
+  took "scripts/fuzz.sh $2" "$start"
+}
+
 build "$BUILD_DIR"
 suite "$BUILD_DIR" check-stencil
 suite "$BUILD_DIR" check-stencil-integration
@@ -109,15 +126,11 @@ if [ "${STENCIL_TEST_QUICK:-0}" != 1 ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
   suite "$SAN_BUILD_DIR" check-stencil
   suite "$SAN_BUILD_DIR" check-stencil-integration
-  echo "== scripts/fuzz.sh ${FUZZ_SECONDS:-60}"
-  start=$SECONDS
-  if SAN_BUILD_DIR="$SAN_BUILD_DIR" "$ROOT/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"; then
-    passed=$((passed + 1))
-  else
-    echo "test.sh: the fuzzer found a failure (see $SAN_BUILD_DIR/fuzz/artifacts)" >&2
-    failed=$((failed + 1))
+  fuzz "${FUZZ_SECONDS:-60}" ir fuzz
+  # The C importer's target, where Clang's C++ libraries were found.
+  if [ -x "$SAN_BUILD_DIR/bin/stencil-import-c-fuzz" ]; then
+    fuzz "${FUZZ_IMPORT_C_SECONDS:-30}" import-c fuzz-import-c
   fi
-  took "scripts/fuzz.sh" "$start"
 fi
 
 echo "$passed passed, $failed failed"

@@ -67,6 +67,8 @@ tools = [
     ToolSubst("stencil-import-c", unresolved="ignore"),
     # Built with the fuzzer (STENCIL_BUILD_FUZZER) and the C importer.
     ToolSubst("stencil-delinearize-fuzz", unresolved="ignore"),
+    # With STENCIL_BUILD_FUZZER too (feature c-importer-fuzzer).
+    ToolSubst("stencil-import-c-fuzz", unresolved="ignore"),
     # Built only with clang (examples/CMakeLists.txt); integration tests only.
     ToolSubst("wave3d-example", unresolved="ignore"),
     ToolSubst("fwi-example", unresolved="ignore"),
@@ -111,6 +113,9 @@ if config.stencil_c_importer.upper() in ("TRUE", "ON", "1", "YES"):
     if os.path.exists(os.path.join(config.stencil_tools_dir,
                                    "stencil-delinearize-fuzz")):
         config.available_features.add("delinearize-fuzz")
+    # Its libFuzzer target, stencil-import-c-fuzz (build-san).
+    if config.stencil_build_fuzzer.upper() in ("TRUE", "ON", "1", "YES"):
+        config.available_features.add("c-importer-fuzzer")
 # GCC, the second C compiler the generated headers must compile with
 # (test/Integration/headers-gcc.test); a missing one shows as UNSUPPORTED.
 if shutil.which("gcc"):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 #===- make-corpus.py - Seed corpus for stencil-fuzz ------------------------===//
 #
-# Usage: make-corpus.py SOURCE_ROOT OUT_DIR
+# Usage: make-corpus.py [--import-c] SOURCE_ROOT OUT_DIR
 #
 # Writes one seed file per module found in the repository: every .mlir file
 # of examples/, bench/kernels/ and test/, split at the `// -----` markers of
@@ -11,9 +11,16 @@
 # their comments: stencil-fuzz runs the pipelines that RUN lines name. Seeds
 # are named by content hash, so reruns add nothing twice.
 #
+# With --import-c, the seeds of stencil-import-c-fuzz instead: every .c file
+# of test/Import/C, whole (their RUN lines give the importer's options, and
+# the error tests' functions each reach a different refusal), and once per
+# function it defines, with a first line that selects that function alone
+# (`// RUN: stencil-import-c --function=NAME`).
+#
 #===----------------------------------------------------------------------===//
 import hashlib
 import pathlib
+import re
 import sys
 
 MAX_SEED_BYTES = 16384  # stencil-fuzz runs with -max_len=16384
@@ -47,13 +54,29 @@ def seeds(root):
                         yield data
 
 
+def c_seeds(root):
+    for path in sorted(root.glob("test/Import/C/**/*.c")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        variants = [text] + [
+            "// RUN: stencil-import-c --function=%s\n%s" % (name, text)
+            for name in re.findall(r"^void\s+(\w+)\s*\(", text, re.MULTILINE)]
+        for variant in variants:
+            data = variant.encode()
+            if len(data) <= MAX_SEED_BYTES:
+                yield data
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: make-corpus.py SOURCE_ROOT OUT_DIR")
-    root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    args = sys.argv[1:]
+    import_c = args[:1] == ["--import-c"]
+    if import_c:
+        args = args[1:]
+    if len(args) != 2:
+        sys.exit("usage: make-corpus.py [--import-c] SOURCE_ROOT OUT_DIR")
+    root, out = pathlib.Path(args[0]), pathlib.Path(args[1])
     out.mkdir(parents=True, exist_ok=True)
     count = 0
-    for data in seeds(root):
+    for data in (c_seeds if import_c else seeds)(root):
         (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
         count += 1
     print("make-corpus: %d seeds in %s" % (count, out))
