@@ -88,6 +88,40 @@ static LogicalResult checkActiveNames(ArrayRef<FunctionPlan> plans,
   return success();
 }
 
+/// The most the importer takes of one function: its analysis and emission
+/// recurse over expressions, so a sum of a hundred thousand terms (a macro
+/// that doubles its argument a dozen times writes one in a line) would
+/// overflow the stack, and their time grows with the body. Real stencil
+/// bodies stay far below both (docs/Diagnostics.md).
+static constexpr unsigned kMaxExprDepth = 1000;
+static constexpr unsigned kMaxBodyNodes = 100000;
+
+/// Refuses a body deeper or larger than the limits above, walking it
+/// without recursion.
+static LogicalResult checkBodySize(Analysis &a) {
+  const clang::FunctionDecl *fd = a.ast.decl;
+  SmallVector<std::pair<const clang::Stmt *, unsigned>> stack = {
+      {fd->getBody(), 1}};
+  unsigned nodes = 0;
+  while (!stack.empty()) {
+    auto [s, depth] = stack.pop_back_val();
+    if (depth > kMaxExprDepth)
+      return a.locator.error(s)
+             << "this expression nests more than " << kMaxExprDepth
+             << " operations deep: split it with local temporaries";
+    if (++nodes > kMaxBodyNodes)
+      return a.locator.error(fd->getLocation())
+             << "the body of '" << fd->getName() << "' has more than "
+             << kMaxBodyNodes
+             << " expressions and statements (after macro expansion): split "
+                "it into several functions";
+    for (const clang::Stmt *child : s->children())
+      if (child)
+        stack.push_back({child, depth + 1});
+  }
+  return success();
+}
+
 static LogicalResult planFunction(Analysis &a) {
   const clang::FunctionDecl *fd = a.ast.decl;
   a.plan.name = fd->getName().str();
@@ -100,7 +134,8 @@ static LogicalResult planFunction(Analysis &a) {
   if (fd->isVariadic())
     return a.locator.error(fd->getLocation())
            << "'" << fd->getName() << "' is variadic";
-  if (failed(analyzeParams(a)) || failed(planLinearized(a)) ||
+  if (failed(checkBodySize(a)) || failed(analyzeParams(a)) ||
+      failed(planLinearized(a)) ||
       failed(analyzeBody(a)))
     return failure();
   return checkAliasing(a);
