@@ -12,8 +12,8 @@
 #
 # TARGET import-c: runs build-san/bin/stencil-import-c-fuzz (the same build,
 # with the C importer) on a corpus seeded from the .c files of
-# test/Import/C: C source in, the importer and two pipelines on its output.
-# An input gets 10 s. Clang's diagnostics of the malformed C are the
+# test/Import/C: C source in, the importer and stencil-adjoint,convert-to-omp
+# on its output. An input gets 10 s. Clang's diagnostics of the malformed C are the
 # expected answer and are not shown (-close_fd_mask=2; libFuzzer's and the
 # sanitizers' reports still are).
 #
