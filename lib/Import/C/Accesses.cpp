@@ -11,8 +11,13 @@
 #include "Analysis.h"
 
 #include "Stencil/Dialect/StencilInterfaces.h"
+#include "Stencil/Dialect/StencilOps.h"
 
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -183,15 +188,34 @@ LogicalResult AccessCollector::subscript(const Expr *e, AccessPlan &access) {
   return success();
 }
 
+/// `scale * factor` if it lies within the dialect's offsets
+/// (kMaxIndexConstant), so that sums of such terms cannot overflow either.
+static std::optional<int64_t> scaled(int64_t scale, const llvm::APSInt &factor) {
+  int64_t product;
+  if (!factor.isRepresentableByInt64() ||
+      llvm::MulOverflow(scale, factor.getExtValue(), product) ||
+      product > kMaxIndexConstant || product < -kMaxIndexConstant)
+    return std::nullopt;
+  return product;
+}
+
+static InFlightDiagnostic indexTooLarge(const Locator &loc, const Expr *e) {
+  return loc.error(e) << "the index '" << loc.source(e)
+                      << "' has a constant larger than 2^40: offsets must "
+                         "lie in [-2^40, 2^40]";
+}
+
 IndexKind AccessCollector::linearize(const Expr *e, int64_t scale,
                                      LinearIndex &out) {
   e = e->IgnoreParenImpCasts();
   if (const auto *lit = dyn_cast<IntegerLiteral>(e)) {
-    if (lit->getValue().getActiveBits() > 40) {
-      std::ignore = loc().error(e) << "the index is too large";
+    std::optional<int64_t> term =
+        scaled(scale, llvm::APSInt(lit->getValue(), /*isUnsigned=*/true));
+    if (!term) {
+      std::ignore = indexTooLarge(loc(), e);
       return IndexKind::Error;
     }
-    out.constant += scale * lit->getValue().getSExtValue();
+    out.constant += *term;
     return IndexKind::Linear;
   }
   if (const auto *cast = dyn_cast<CStyleCastExpr>(e);
@@ -229,13 +253,19 @@ IndexKind AccessCollector::linearize(const Expr *e, int64_t scale,
     if (op == BO_Mul) {
       Expr::EvalResult value;
       const ASTContext &ast = loc().getAST();
+      const Expr *other = nullptr;
       if (b->getLHS()->EvaluateAsInt(value, ast))
-        return linearize(b->getRHS(), scale * value.Val.getInt().getSExtValue(),
-                         out);
-      if (b->getRHS()->EvaluateAsInt(value, ast))
-        return linearize(b->getLHS(), scale * value.Val.getInt().getSExtValue(),
-                         out);
-      return IndexKind::NotLinear;
+        other = b->getRHS();
+      else if (b->getRHS()->EvaluateAsInt(value, ast))
+        other = b->getLHS();
+      else
+        return IndexKind::NotLinear;
+      std::optional<int64_t> factor = scaled(scale, value.Val.getInt());
+      if (!factor) {
+        std::ignore = indexTooLarge(loc(), e);
+        return IndexKind::Error;
+      }
+      return linearize(other, *factor, out);
     }
   }
   if (isAccess(e))
@@ -263,6 +293,8 @@ LogicalResult AccessCollector::classify(const Expr *index,
       it->second += coef;
   }
   llvm::erase_if(terms, [](auto &t) { return t.second == 0; });
+  if (lin.constant > kMaxIndexConstant || lin.constant < -kMaxIndexConstant)
+    return indexTooLarge(loc(), index);
   if (terms.empty()) {
     access.dims.push_back(kFixedDim);
     access.offsets.push_back(lin.constant);
