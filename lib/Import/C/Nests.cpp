@@ -11,11 +11,15 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/StmtOpenMP.h"
 
+#include "Stencil/Dialect/StencilOps.h"
+
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::stencil::importc;
+using mlir::stencil::kMaxIndexConstant;
 using namespace clang;
 
 namespace {
@@ -122,8 +126,8 @@ struct BoundBuilder {
     MLIRContext *ctx = a.locator.getContext();
     e = e->IgnoreParenImpCasts();
     if (const auto *lit = dyn_cast<IntegerLiteral>(e)) {
-      if (lit->getValue().getActiveBits() > 62)
-        return a.locator.error(e) << "the bound is too large";
+      if (lit->getValue().ugt(kMaxIndexConstant))
+        return tooLarge(e);
       return getAffineConstantExpr(lit->getValue().getSExtValue(), ctx);
     }
     if (const auto *cast = dyn_cast<CStyleCastExpr>(e))
@@ -172,12 +176,19 @@ struct BoundBuilder {
       return failure();
     switch (b->getOpcode()) {
     case BO_Add:
-      return *lhs + *rhs;
+      return checked(*lhs + *rhs, b);
     case BO_Sub:
-      return *lhs - *rhs;
+      return checked(*lhs - *rhs, b);
     case BO_Mul:
-      if (isa<AffineConstantExpr>(*lhs) || isa<AffineConstantExpr>(*rhs))
-        return *lhs * *rhs;
+      if (isa<AffineConstantExpr>(*lhs) || isa<AffineConstantExpr>(*rhs)) {
+        // The product's constants are products of the factors' constants:
+        // bounded before AffineExpr folds them (in 64 bits, unchecked).
+        int64_t bound;
+        if (llvm::MulOverflow(maxConstant(*lhs), maxConstant(*rhs), bound) ||
+            bound > kMaxIndexConstant)
+          return tooLarge(b);
+        return checked(*lhs * *rhs, b);
+      }
       return a.locator.error(b)
              << "the bound '" << a.locator.source(b)
              << "' is a product of parameters: loop bounds must be affine in "
@@ -185,6 +196,32 @@ struct BoundBuilder {
     default:
       return notAffine(b);
     }
+  }
+
+  /// The largest magnitude of a constant (or coefficient) in `e`.
+  static int64_t maxConstant(AffineExpr e) {
+    int64_t result = 0;
+    e.walk([&](AffineExpr x) {
+      if (auto c = dyn_cast<AffineConstantExpr>(x))
+        result = std::max(result, c.getValue() < 0 ? -c.getValue()
+                                                   : c.getValue());
+    });
+    return result;
+  }
+
+  /// `e`, or an error at `at` if a constant of it is outside the dialect's
+  /// bounds (kMaxIndexConstant), which every operand's constants are inside.
+  FailureOr<AffineExpr> checked(AffineExpr e, const Expr *at) {
+    if (maxConstant(e) > kMaxIndexConstant)
+      return tooLarge(at);
+    return e;
+  }
+
+  FailureOr<AffineExpr> tooLarge(const Expr *e) {
+    return a.locator.error(e)
+           << "the bound '" << a.locator.source(e)
+           << "' has a constant larger than 2^40: bounds and offsets must "
+              "lie in [-2^40, 2^40]";
   }
 
   FailureOr<AffineExpr> notAffine(const Expr *e) {
@@ -212,7 +249,11 @@ boundsOf(Analysis &a, const LoopHeader &h, ArrayRef<LoopHeader> outer) {
   auto hi = bounds.build(h.upper);
   if (failed(hi))
     return failure();
-  return std::make_pair(*lo, h.inclusive ? *hi + 1 : *hi);
+  if (h.inclusive)
+    hi = bounds.checked(*hi + 1, h.upper);
+  if (failed(hi))
+    return failure();
+  return std::make_pair(*lo, *hi);
 }
 
 /// Walks a perfect nest from `outer` down; fills the headers and the body.
