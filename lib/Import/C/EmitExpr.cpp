@@ -85,10 +85,12 @@ FailureOr<Value> Emitter::emitCast(const CastExpr *c) {
     return failed(v) ? v : convert(*v, to, c);
   }
   case CK_IntegralToFloating: {
+    // The literal's own signedness: 4294967295U is not -1.
     if (const auto *lit = dyn_cast<IntegerLiteral>(sub->IgnoreParens()))
       return Value(arith::ConstantOp::create(
           b, loc(c),
-          b.getFloatAttr(to, double(lit->getValue().getSExtValue()))));
+          b.getFloatAttr(to, lit->getValue().roundToDouble(
+                                 lit->getType()->isSignedIntegerType()))));
     FailureOr<Value> v = emitIndex(sub);
     return failed(v) ? v : convert(*v, to, c);
   }
