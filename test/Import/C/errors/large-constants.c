@@ -2,8 +2,8 @@
 // of offsets and bound constants, [-2^40, 2^40], before the importer
 // multiplies them: a scaled index overflowed int64_t (UBSan in the
 // sanitizer build), and a larger bound constant made IR that failed the
-// verifier instead of an importer error (both found by
-// stencil-import-c-fuzz).
+// verifier instead of an importer error (both found while writing
+// stencil-import-c-fuzz, whose invariants report them).
 // RUN: not stencil-import-c %s 2>&1 | FileCheck %s --implicit-check-not=error:
 // REQUIRES: c-importer
 
