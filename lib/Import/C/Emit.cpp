@@ -144,6 +144,28 @@ LogicalResult Emitter::emitPoint(unsigned index,
   return success();
 }
 
+/// A step ends with its pointers holding the arrays they held at its start,
+/// permuted: two pointers left at one array (`next = prev; prev = cur;
+/// cur = next;`) make the next step update that array in place, and a
+/// pointer set to a parameter starts every step from it.
+LogicalResult Emitter::checkRotation(const TimeLoopPlan &plan, scf::ForOp loop,
+                                     ArrayRef<Value> yields) {
+  SmallVector<Value> args(loop.getRegionIterArgs());
+  for (auto [k, value] : llvm::enumerate(yields)) {
+    const auto *start = llvm::find(args, value);
+    if (start != args.end() && !llvm::is_contained(yields.take_front(k), value))
+      continue;
+    return emitError(plan.loc)
+           << "after a step of this time loop, '"
+           << a.plan.params[plan.states[k]].name
+           << "' does not point at an array of its own among those the step "
+              "started with: a time step rotates its pointers (a "
+              "permutation, 'tmp = prev; prev = cur; cur = next; next = "
+              "tmp;')";
+  }
+  return success();
+}
+
 LogicalResult Emitter::emitTimeLoop(unsigned index, unsigned &nextNest) {
   const TimeLoopPlan &plan = a.plan.timeLoops[index];
   const ForStmt *f = a.ast.timeLoops[index];
@@ -188,6 +210,8 @@ LogicalResult Emitter::emitTimeLoop(unsigned index, unsigned &nextNest) {
     SmallVector<Value> yields;
     for (unsigned s : plan.states)
       yields.push_back(array(s));
+    if (failed(checkRotation(plan, loop, yields)))
+      return failure();
     if (!body->empty() && isa<scf::YieldOp>(body->back()))
       body->back().erase();
     b.setInsertionPointToEnd(body);

@@ -44,6 +44,8 @@ private:
                           const clang::CompoundAssignOperator *update);
   /// A read of an array in a time step, outside its nests: a load.
   FailureOr<Value> emitStepRead(const clang::Expr *e);
+  LogicalResult checkRotation(const TimeLoopPlan &plan, scf::ForOp loop,
+                              ArrayRef<Value> yields);
   LogicalResult emitNest(unsigned nest);
   /// The memref an array of the plan (a parameter or a pointer local) is now.
   Value array(unsigned param) const;
