@@ -129,7 +129,9 @@ std::optional<Polynomial> Expander::expand(const Expr *e, unsigned depth) {
   if (e->getType()->isIntegerType() && !e->HasSideEffects(ast) &&
       e->EvaluateAsInt(value, ast)) {
     const llvm::APSInt &v = value.Val.getInt();
-    if (v.getSignificantBits() > 63)
+    // An unsigned constant is its value, not its bits read as signed
+    // (18446744073709551615ULL is not -1).
+    if ((v.isUnsigned() ? v.getActiveBits() : v.getSignificantBits()) > 63)
       return fail(e, "the constant is too large");
     return Polynomial::constant(v.getExtValue());
   }

@@ -114,3 +114,10 @@ void wider_loop(int n, double *restrict v, double (*restrict u)[8]) {
       // CHECK: errors.c:[[@LINE+1]]:13: error: cannot delinearize 'v[i * n + j]': the subscript j of dimension 1 of v[?][n] may leave [0, n) for j in [0, 8): the linearized index would reach into another row, which the multi-dimensional access does not express
       v[i*n + j] = u[i][j];
 }
+
+void unsigned_constant(int n, double *restrict v, const double *restrict u) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      // CHECK: errors.c:[[@LINE+1]]:32: error: 'u[i * n + j + 18446744073709551615ULL]' is not a stencil access: the constant is too large
+      v[i*n + j] = u[i*n + j + 18446744073709551615ULL];
+}
