@@ -106,6 +106,9 @@ bool isLoopCounter(const Analysis &a, unsigned nest, const clang::VarDecl *v);
 /// TimeLoops.cpp: a loop whose body holds nests and pointer rotations.
 bool isTimeLoop(const clang::ForStmt *f);
 LogicalResult analyzeTimeLoop(Analysis &a, const clang::ForStmt *f);
+/// TimeLoops.cpp: refuses a nest that writes an array and accesses a
+/// pointer that may be the same array (after the plan is complete).
+LogicalResult checkRotatedAliases(Analysis &a);
 
 /// Accesses.cpp: the accesses of nest `nest`'s body.
 LogicalResult analyzeAccesses(Analysis &a, unsigned nest);

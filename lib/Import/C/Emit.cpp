@@ -247,6 +247,20 @@ LogicalResult Emitter::emitNest(unsigned index) {
   SmallVector<Value> symbols;
   for (unsigned idx : a.plan.sizeParams())
     symbols.push_back(func.getArgument(idx));
+  // Pointers that hold the same array here (halfway through a rotation).
+  for (auto [k, write] : llvm::enumerate(plan.accesses)) {
+    if (write.kind == AccessPlan::Kind::Read)
+      continue;
+    for (auto [j, other] : llvm::enumerate(plan.accesses))
+      if (other.param != write.param &&
+          array(other.param) == array(write.param))
+        return a.locator.error(ast.exprs[j])
+               << "'" << a.plan.params[other.param].name << "' and '"
+               << a.plan.params[write.param].name
+               << "' hold the same array here, and this loop nest writes "
+                  "it: a stencil loop keeps the arrays it reads apart from "
+                  "those it writes";
+  }
   auto domain = DomainOp::create(b, plan.loc, plan.lower, plan.upper, symbols);
   Block *body = domain.getBodyBlock();
   for (auto [counter, iv] : llvm::zip(ast.counters, body->getArguments())) {

@@ -138,7 +138,9 @@ static LogicalResult planFunction(Analysis &a) {
       failed(planLinearized(a)) ||
       failed(analyzeBody(a)))
     return failure();
-  return checkAliasing(a);
+  if (failed(checkAliasing(a)))
+    return failure();
+  return checkRotatedAliases(a);
 }
 
 static OwningOpRef<ModuleOp> importAST(MLIRContext &context,

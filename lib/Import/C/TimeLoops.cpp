@@ -16,6 +16,7 @@
 #include "Analysis.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -180,5 +181,59 @@ LogicalResult mlir::stencil::importc::analyzeTimeLoop(Analysis &a,
   llvm::sort(loop.states);
   a.plan.timeLoops.push_back(std::move(loop));
   a.ast.timeLoops.push_back(f);
+  return success();
+}
+
+/// The parameters each array of the plan may point to: itself for a
+/// parameter; for a pointer local, what it starts as and, for the states of
+/// a time loop, what any state of that loop starts as (they rotate).
+static std::vector<llvm::SmallBitVector> pointsTo(const FunctionPlan &plan) {
+  size_t count = plan.params.size();
+  std::vector<llvm::SmallBitVector> roots(count, llvm::SmallBitVector(count));
+  for (size_t i = 0; i < count; ++i) {
+    int start = plan.params[i].initial;
+    if (start < 0)
+      roots[i].set(i);
+    else
+      roots[i] |= roots[start]; // locals follow what they start as
+  }
+  for (const TimeLoopPlan &loop : plan.timeLoops) {
+    llvm::SmallBitVector all(count);
+    for (unsigned s : loop.states)
+      all |= roots[s];
+    for (size_t i = 0; i < count; ++i) // the states and what starts as one
+      if (roots[i].anyCommon(all) && plan.params[i].initial >= 0)
+        roots[i] |= all;
+  }
+  return roots;
+}
+
+LogicalResult mlir::stencil::importc::checkRotatedAliases(Analysis &a) {
+  const FunctionPlan &plan = a.plan;
+  std::vector<llvm::SmallBitVector> roots = pointsTo(plan);
+  for (auto [n, nest] : llvm::enumerate(plan.nests)) {
+    for (const AccessPlan &write : nest.accesses) {
+      if (write.kind == AccessPlan::Kind::Read)
+        continue;
+      for (auto [k, other] : llvm::enumerate(nest.accesses)) {
+        // Two pointer locals are told apart where the IR is built, where
+        // what each holds is known (Emitter::emitNest).
+        bool locals = plan.params[other.param].initial >= 0 &&
+                      plan.params[write.param].initial >= 0;
+        if (other.param == write.param || locals ||
+            !roots[other.param].anyCommon(roots[write.param]))
+          continue;
+        return a.locator.error(a.ast.nests[n].exprs[k])
+               << "'" << plan.params[other.param].name << "' and '"
+               << plan.params[write.param].name
+               << "' may be the same array here (a pointer starts as, or "
+                  "is rotated through, the other), and this loop nest "
+                  "writes '"
+               << plan.params[write.param].name
+               << "': a stencil loop keeps the arrays it reads apart from "
+                  "those it writes";
+      }
+    }
+  }
   return success();
 }
