@@ -52,6 +52,17 @@ struct AccessCollector {
 };
 } // namespace
 
+const Expr *mlir::stencil::importc::subscriptChain(
+    const Expr *e, SmallVectorImpl<const Expr *> &indices) {
+  const Expr *base = e->IgnoreParens();
+  while (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) {
+    indices.push_back(s->getIdx());
+    base = s->getBase()->IgnoreParenImpCasts();
+  }
+  std::reverse(indices.begin(), indices.end());
+  return base;
+}
+
 static bool isAccess(const Expr *e) {
   e = e->IgnoreParens();
   if (isa<ArraySubscriptExpr>(e))
@@ -134,11 +145,7 @@ LogicalResult AccessCollector::subscript(const Expr *e, AccessPlan &access) {
   if (const auto *u = dyn_cast<UnaryOperator>(base)) {
     base = u->getSubExpr();
   } else {
-    while (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) {
-      indices.push_back(s->getIdx());
-      base = s->getBase()->IgnoreParenImpCasts();
-    }
-    std::reverse(indices.begin(), indices.end());
+    base = subscriptChain(base, indices);
   }
   const auto *ref = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
   auto it = ref ? a.ast.paramIndex.find(ref->getDecl()) : a.ast.paramIndex.end();

@@ -110,6 +110,12 @@ LogicalResult analyzeTimeLoop(Analysis &a, const clang::ForStmt *f);
 /// pointer that may be the same array (after the plan is complete).
 LogicalResult checkRotatedAliases(Analysis &a);
 
+/// Accesses.cpp: the array of `u[a][b]` (what remains under the subscripts)
+/// and its indices, outermost first.
+const clang::Expr *
+subscriptChain(const clang::Expr *e,
+               llvm::SmallVectorImpl<const clang::Expr *> &indices);
+
 /// Accesses.cpp: the accesses of nest `nest`'s body.
 LogicalResult analyzeAccesses(Analysis &a, unsigned nest);
 

@@ -140,12 +140,7 @@ FailureOr<Value> Emitter::emitRead(const Expr *e) {
 
 FailureOr<Value> Emitter::emitStepRead(const Expr *e) {
   SmallVector<const Expr *> indices;
-  const Expr *base = e->IgnoreParens();
-  while (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) {
-    indices.push_back(s->getIdx());
-    base = s->getBase()->IgnoreParenImpCasts();
-  }
-  std::reverse(indices.begin(), indices.end());
+  const Expr *base = subscriptChain(e, indices);
   const auto *ref = dyn_cast<DeclRefExpr>(base);
   const ParamPlan *param = ref ? a.paramOf(ref->getDecl()) : nullptr;
   if (!param || param->kind != ParamKind::Array || param->linearized ||

@@ -94,12 +94,7 @@ static LogicalResult rotation(Analysis &a, const BinaryOperator *assign,
 /// sizes, whose value the step computes before it.
 static LogicalResult pointSource(Analysis &a, const BinaryOperator *update) {
   SmallVector<const Expr *> indices;
-  const Expr *base = update->getLHS()->IgnoreParens();
-  while (const auto *s = dyn_cast<ArraySubscriptExpr>(base)) {
-    indices.push_back(s->getIdx());
-    base = s->getBase()->IgnoreParenImpCasts();
-  }
-  std::reverse(indices.begin(), indices.end());
+  const Expr *base = subscriptChain(update->getLHS(), indices);
   const auto *ref = dyn_cast<DeclRefExpr>(base);
   auto it = ref ? a.ast.paramIndex.find(ref->getDecl()) : a.ast.paramIndex.end();
   if (it == a.ast.paramIndex.end() ||
