@@ -14,6 +14,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/thread.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -185,15 +186,29 @@ static OwningOpRef<ModuleOp> importAST(MLIRContext &context,
   return module;
 }
 
+/// The stack the import runs on. Clang's parser recurses once per nested
+/// operator or parenthesis (parentheses stop at -fbracket-depth, 256, but
+/// prefix operators such as `- - - x` do not), and so may the AST's
+/// destruction: a line of a few thousand of them overflows a thread's usual
+/// 8 MiB. This much address space is reserved, not used, unless a source
+/// nests that deep; the importer's own walks are bounded (checkBodySize).
+static constexpr unsigned kImportStackBytes = 512u << 20;
+
 OwningOpRef<ModuleOp> mlir::stencil::importCSource(
     MLIRContext &context, StringRef code, StringRef path,
     const CImportOptions &options, llvm::raw_ostream *planJSON) {
-  std::unique_ptr<clang::ASTUnit> unit =
-      clang::tooling::buildASTFromCodeWithArgs(code, clangArgs(options), path,
-                                               "stencil-import-c");
-  if (!unit || unit->getDiagnostics().hasErrorOccurred())
-    return nullptr;
-  return importAST(context, *unit, path, options, planJSON);
+  OwningOpRef<ModuleOp> module;
+  auto import = [&] {
+    std::unique_ptr<clang::ASTUnit> unit =
+        clang::tooling::buildASTFromCodeWithArgs(code, clangArgs(options),
+                                                 path, "stencil-import-c");
+    if (unit && !unit->getDiagnostics().hasErrorOccurred())
+      module = importAST(context, *unit, path, options, planJSON);
+  };
+  // The caller waits: the context is used by one thread at a time.
+  llvm::thread worker(std::optional<unsigned>(kImportStackBytes), import);
+  worker.join();
+  return module;
 }
 
 OwningOpRef<ModuleOp> mlir::stencil::importCFile(MLIRContext &context,
