@@ -63,6 +63,7 @@ tools = [
     "stencil-opt",
     "stencil-translate",
     "stencil-compile",
+    "stencil-polyplan-check",
     # Built only where Clang's C++ libraries are (feature c-importer).
     ToolSubst("stencil-import-c", unresolved="ignore"),
     # Built with the fuzzer (STENCIL_BUILD_FUZZER) and the C importer.

@@ -457,8 +457,7 @@ void FunctionDifferentiator::emitResets(DomainOp domain,
   SmallVector<Value> operands;
   for (Value operand : domain.getBoundOperands())
     operands.push_back(top.primal.lookupOrDefault(operand));
-  auto reset = DomainOp::create(builder, loc, domain.getLowerBounds(),
-                                domain.getUpperBounds(), operands);
+  auto reset = DomainOp::create(builder, loc, domain, operands);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(reset.getYield());
   llvm::SmallDenseMap<Type, Value> zeros;
@@ -492,8 +491,7 @@ LogicalResult FunctionDifferentiator::reverseDomain(DomainOp domain) {
   for (Value capture : captures)
     resultTypes.push_back(capture.getType());
   auto adjointDomain =
-      DomainOp::create(builder, loc, domain.getLowerBounds(),
-                       domain.getUpperBounds(), operands, resultTypes);
+      DomainOp::create(builder, loc, domain, operands, resultTypes);
   Block *body = adjointDomain.getBodyBlock();
 
   AdjointState state;

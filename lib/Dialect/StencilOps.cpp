@@ -23,6 +23,20 @@ using namespace mlir::stencil;
 // DomainOp: builder
 //===----------------------------------------------------------------------===//
 
+/// Adds the body of a rank-`rank` domain to `state`: one block with an index
+/// argument per dimension and, without results, the implicit terminator.
+static void addBody(OpBuilder &builder, OperationState &state, unsigned rank,
+                    TypeRange resultTypes) {
+  state.addTypes(resultTypes);
+  Region *body = state.addRegion();
+  auto *block = new Block();
+  body->push_back(block);
+  for (unsigned i = 0; i < rank; ++i)
+    block->addArgument(builder.getIndexType(), state.location);
+  if (resultTypes.empty())
+    DomainOp::ensureTerminator(*body, builder, state.location);
+}
+
 void DomainOp::build(OpBuilder &builder, OperationState &state,
                      AffineMap lowerBounds, AffineMap upperBounds,
                      ValueRange boundOperands, TypeRange resultTypes) {
@@ -30,14 +44,106 @@ void DomainOp::build(OpBuilder &builder, OperationState &state,
   Properties &props = state.getOrAddProperties<Properties>();
   props.lowerBounds = AffineMapAttr::get(lowerBounds);
   props.upperBounds = AffineMapAttr::get(upperBounds);
-  state.addTypes(resultTypes);
-  Region *body = state.addRegion();
-  auto *block = new Block();
-  body->push_back(block);
-  for (unsigned i = 0, e = lowerBounds.getNumResults(); i < e; ++i)
-    block->addArgument(builder.getIndexType(), state.location);
-  if (resultTypes.empty())
-    ensureTerminator(*body, builder, state.location);
+  addBody(builder, state, lowerBounds.getNumResults(), resultTypes);
+}
+
+/// Whether `map` uses one of its dimensions.
+static bool usesDims(AffineMap map) {
+  return llvm::any_of(map.getResults(), [&](AffineExpr expr) {
+    for (unsigned d = 0, e = map.getNumDims(); d < e; ++d)
+      if (expr.isFunctionOfDim(d))
+        return true;
+    return false;
+  });
+}
+
+void DomainOp::build(OpBuilder &builder, OperationState &state,
+                     AffineMap lowerBounds, ArrayRef<int32_t> lowerCounts,
+                     AffineMap upperBounds, ArrayRef<int32_t> upperCounts,
+                     ValueRange boundOperands, TypeRange resultTypes) {
+  auto allOnes = [](ArrayRef<int32_t> counts) {
+    return llvm::all_of(counts, [](int32_t c) { return c == 1; });
+  };
+  unsigned rank = lowerCounts.empty() ? lowerBounds.getNumResults()
+                                      : lowerCounts.size();
+  bool boxed = !usesDims(lowerBounds) && !usesDims(upperBounds) &&
+               allOnes(lowerCounts) && allOnes(upperCounts);
+  // The rectangular form: symbol-only maps, one result per dimension.
+  auto normalize = [&](AffineMap map) {
+    unsigned numDims = boxed ? 0 : rank;
+    SmallVector<AffineExpr> dims;
+    for (unsigned d = 0, e = map.getNumDims(); d < e; ++d)
+      dims.push_back(getAffineDimExpr(d, builder.getContext()));
+    return AffineMap::get(numDims, map.getNumSymbols(),
+                          boxed ? map.getResults()
+                                : map.replaceDimsAndSymbols(
+                                         dims, {}, numDims, 0)
+                                      .getResults(),
+                          builder.getContext());
+  };
+  state.addOperands(boundOperands);
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.lowerBounds = AffineMapAttr::get(normalize(lowerBounds));
+  props.upperBounds = AffineMapAttr::get(normalize(upperBounds));
+  if (!allOnes(lowerCounts))
+    props.lowerCounts = builder.getDenseI32ArrayAttr(lowerCounts);
+  if (!allOnes(upperCounts))
+    props.upperCounts = builder.getDenseI32ArrayAttr(upperCounts);
+  addBody(builder, state, rank, resultTypes);
+}
+
+void DomainOp::build(OpBuilder &builder, OperationState &state,
+                     DomainOp other, ValueRange boundOperands,
+                     TypeRange resultTypes) {
+  state.addOperands(boundOperands);
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.lowerBounds = other.getLowerBoundsAttr();
+  props.upperBounds = other.getUpperBoundsAttr();
+  props.lowerCounts = other.getLowerCountsAttr();
+  props.upperCounts = other.getUpperCountsAttr();
+  addBody(builder, state, other.getRank(), resultTypes);
+}
+
+LogicalResult DomainOp::requireRectangular(StringRef what) {
+  if (isRectangular())
+    return success();
+  return emitOpError() << "is nonrectangular (a bound uses an outer "
+                          "coordinate or takes a max/min), which "
+                       << what
+                       << " does not support yet; it supports rectangular "
+                          "domains, whose bounds are single expressions of "
+                          "the symbols";
+}
+
+/// The results of `map` that dimension `k` takes: `counts[k]` of them after
+/// those of the dimensions before it (one each without counts).
+static ArrayRef<AffineExpr> boundGroup(AffineMap map,
+                                       std::optional<ArrayRef<int32_t>> counts,
+                                       unsigned k) {
+  if (!counts)
+    return map.getResults().slice(k, 1);
+  unsigned start = 0;
+  for (unsigned d = 0; d < k; ++d)
+    start += (*counts)[d];
+  return map.getResults().slice(start, (*counts)[k]);
+}
+
+/// Dimension `k`'s bound as a map over the coordinates before it and the
+/// symbols of `map`.
+static AffineMap boundMap(AffineMap map,
+                          std::optional<ArrayRef<int32_t>> counts,
+                          unsigned k) {
+  unsigned numDims = map.getNumDims() == 0 ? 0 : k;
+  return AffineMap::get(numDims, map.getNumSymbols(),
+                        boundGroup(map, counts, k), map.getContext());
+}
+
+AffineMap DomainOp::getLowerBoundMap(unsigned k) {
+  return boundMap(getLowerBounds(), getLowerCounts(), k);
+}
+
+AffineMap DomainOp::getUpperBoundMap(unsigned k) {
+  return boundMap(getUpperBounds(), getUpperCounts(), k);
 }
 
 YieldOp DomainOp::getYield() {
@@ -64,32 +170,28 @@ static std::optional<int64_t> getConstantBound(Value operand) {
 
 bool DomainOp::foldConstantBounds() {
   AffineMap lower = getLowerBounds(), upper = getUpperBounds();
-  unsigned numDims = lower.getNumDims();
   MLIRContext *ctx = getContext();
-  SmallVector<AffineExpr> dims, symbols;
+  SmallVector<AffineExpr> symbols;
   SmallVector<Value> kept;
-  unsigned keptDims = 0;
   bool folded = false;
-  for (auto [i, operand] : llvm::enumerate(getBoundOperands())) {
-    AffineExpr replacement;
+  for (Value operand : getBoundOperands()) {
     if (std::optional<int64_t> value = getConstantBound(operand)) {
-      replacement = getAffineConstantExpr(*value, ctx);
+      symbols.push_back(getAffineConstantExpr(*value, ctx));
       folded = true;
-    } else if (i < numDims) {
-      replacement = getAffineDimExpr(keptDims++, ctx);
-      kept.push_back(operand);
-    } else {
-      replacement = getAffineSymbolExpr(kept.size() - keptDims, ctx);
-      kept.push_back(operand);
+      continue;
     }
-    (i < numDims ? dims : symbols).push_back(replacement);
+    symbols.push_back(getAffineSymbolExpr(kept.size(), ctx));
+    kept.push_back(operand);
   }
   if (!folded)
     return false;
-  unsigned keptSymbols = kept.size() - keptDims;
+  // The dimensions (the coordinates of a nonrectangular domain) stay.
   auto fold = [&](AffineMap map) {
-    return AffineMapAttr::get(simplifyAffineMap(
-        map.replaceDimsAndSymbols(dims, symbols, keptDims, keptSymbols)));
+    SmallVector<AffineExpr> dims;
+    for (unsigned d = 0, e = map.getNumDims(); d < e; ++d)
+      dims.push_back(getAffineDimExpr(d, ctx));
+    return AffineMapAttr::get(simplifyAffineMap(map.replaceDimsAndSymbols(
+        dims, symbols, map.getNumDims(), kept.size())));
   };
   setLowerBoundsAttr(fold(lower));
   setUpperBoundsAttr(fold(upper));
@@ -109,6 +211,8 @@ LogicalResult DomainOp::canonicalize(DomainOp op, PatternRewriter &rewriter) {
 bool DomainOp::hasSameBounds(DomainOp other) {
   return getLowerBounds() == other.getLowerBounds() &&
          getUpperBounds() == other.getUpperBounds() &&
+         getLowerCountsAttr() == other.getLowerCountsAttr() &&
+         getUpperCountsAttr() == other.getUpperCountsAttr() &&
          getBoundOperands() == other.getBoundOperands();
 }
 
@@ -116,58 +220,130 @@ bool DomainOp::hasSameBounds(DomainOp other) {
 // DomainOp: custom assembly
 //===----------------------------------------------------------------------===//
 
-/// Parses a parenthesised list of affine bound expressions over SSA ids, e.g.
-/// `(1, %n - 1)`, and rewrites it as a symbol-only map over `operands`,
-/// appending SSA ids not seen before. Bare ids and `symbol(...)` ids are both
-/// treated as symbols.
-static ParseResult
-parseBoundList(OpAsmParser &parser,
-               SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
-               AffineMap &map) {
-  SmallVector<OpAsmParser::UnresolvedOperand> local;
-  Attribute attr;
-  NamedAttrList scratch;
-  if (parser.parseAffineMapOfSSAIds(local, attr, "bounds", scratch,
-                                    OpAsmParser::Delimiter::Paren))
-    return failure();
-  auto parsed = cast<AffineMapAttr>(attr).getValue();
+/// The bounds of a domain as they are parsed: per dimension, the
+/// expressions of its max (lower) or min (upper), over the coordinates (as
+/// dimensions) and `operands` (as symbols).
+struct ParsedBounds {
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int32_t> counts;
+};
 
-  // The parser numbers bare ids as dims and `symbol(...)` ids as symbols, in
-  // that order in `local`. Map each onto its position in `operands`.
-  auto positionOf = [&](const OpAsmParser::UnresolvedOperand &operand) {
-    for (auto [index, known] : llvm::enumerate(operands))
-      if (known.name == operand.name && known.number == operand.number)
-        return static_cast<unsigned>(index);
-    operands.push_back(operand);
-    return static_cast<unsigned>(operands.size() - 1);
-  };
+/// Parses one bound list, `(1, max(%i, 2), %n - 1)` (`keyword` is `max` for
+/// lower bounds, `min` for upper ones). Ids that name a coordinate of the
+/// domain (`ivs`) become dimensions; every other id, bare or `symbol(...)`,
+/// a symbol, appended to `operands` when not seen before.
+static ParseResult
+parseBoundList(OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> ivs,
+               StringRef keyword,
+               SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+               ParsedBounds &bounds) {
   MLIRContext *ctx = parser.getContext();
-  SmallVector<AffineExpr> dimRepl, symRepl;
-  for (unsigned i = 0, e = parsed.getNumDims(); i < e; ++i)
-    dimRepl.push_back(getAffineSymbolExpr(positionOf(local[i]), ctx));
-  for (unsigned i = 0, e = parsed.getNumSymbols(); i < e; ++i)
-    symRepl.push_back(getAffineSymbolExpr(
-        positionOf(local[parsed.getNumDims() + i]), ctx));
-  // The symbol count is fixed once both bound lists are parsed.
-  map = parsed.replaceDimsAndSymbols(dimRepl, symRepl, /*numResultDims=*/0,
-                                     /*numResultSyms=*/operands.size());
-  return success();
+  auto remap = [&](const OpAsmParser::UnresolvedOperand &id) -> AffineExpr {
+    auto same = [&](const OpAsmParser::UnresolvedOperand &other) {
+      return other.name == id.name && other.number == id.number;
+    };
+    for (auto [k, iv] : llvm::enumerate(ivs))
+      if (same(iv.ssaName))
+        return getAffineDimExpr(k, ctx);
+    for (auto [index, known] : llvm::enumerate(operands))
+      if (same(known))
+        return getAffineSymbolExpr(index, ctx);
+    operands.push_back(id);
+    return getAffineSymbolExpr(operands.size() - 1, ctx);
+  };
+  // Rewrites `expr` over the parser's own dims and symbols (`dimIds`, then
+  // `symIds`) into the domain's.
+  auto rewrite = [&](AffineExpr expr,
+                     ArrayRef<OpAsmParser::UnresolvedOperand> dimIds,
+                     ArrayRef<OpAsmParser::UnresolvedOperand> symIds) {
+    SmallVector<AffineExpr> dims, syms;
+    for (const auto &id : dimIds)
+      dims.push_back(remap(id));
+    for (const auto &id : symIds)
+      syms.push_back(remap(id));
+    return expr.replaceDimsAndSymbols(dims, syms);
+  };
+  auto parseOne = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalKeyword(keyword))) {
+      SmallVector<OpAsmParser::UnresolvedOperand> ids;
+      Attribute attr;
+      NamedAttrList scratch;
+      if (parser.parseAffineMapOfSSAIds(ids, attr, "bounds", scratch,
+                                        OpAsmParser::Delimiter::Paren))
+        return failure();
+      AffineMap map = cast<AffineMapAttr>(attr).getValue();
+      ArrayRef<OpAsmParser::UnresolvedOperand> all(ids);
+      for (AffineExpr expr : map.getResults())
+        bounds.exprs.push_back(rewrite(expr, all.take_front(map.getNumDims()),
+                                       all.drop_front(map.getNumDims())));
+      bounds.counts.push_back(map.getNumResults());
+      return success();
+    }
+    SmallVector<OpAsmParser::UnresolvedOperand> dimIds, symIds;
+    AffineExpr expr;
+    if (parser.parseAffineExprOfSSAIds(dimIds, symIds, expr))
+      return failure();
+    bounds.exprs.push_back(rewrite(expr, dimIds, symIds));
+    bounds.counts.push_back(1);
+    return success();
+  };
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                        parseOne);
 }
 
-/// Prints a symbol-only bound map as `(e0, e1, ...)` with bare SSA names in
-/// place of the symbols (the printer would spell symbols `symbol(%n)`, so
-/// they are printed as dims).
+/// Prints dimension bounds `map` (counts `counts`) as `(e0, max(e1, e2))`
+/// with the names of the coordinates `ivs` and of the symbols `operands`.
 static void printBoundList(OpAsmPrinter &p, AffineMap map,
+                           std::optional<ArrayRef<int32_t>> counts,
+                           StringRef keyword, unsigned rank, ValueRange ivs,
                            ValueRange operands) {
-  SmallVector<AffineExpr> asDims;
+  // The printer would spell symbols `symbol(%n)`: print them as dimensions
+  // after the coordinates.
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> dims, asDims;
+  for (unsigned d = 0, e = map.getNumDims(); d < e; ++d)
+    dims.push_back(getAffineDimExpr(d, ctx));
   for (unsigned i = 0, e = map.getNumSymbols(); i < e; ++i)
-    asDims.push_back(getAffineDimExpr(i, map.getContext()));
-  p << '(';
-  llvm::interleaveComma(map.getResults(), p, [&](AffineExpr expr) {
-    p.printAffineExprOfSSAIds(expr.replaceSymbols(asDims), operands,
+    asDims.push_back(getAffineDimExpr(map.getNumDims() + i, ctx));
+  SmallVector<Value> names(ivs.take_front(map.getNumDims()));
+  llvm::append_range(names, operands);
+  auto printExpr = [&](AffineExpr expr) {
+    p.printAffineExprOfSSAIds(expr.replaceDimsAndSymbols(dims, asDims), names,
                               /*symOperands=*/{});
-  });
+  };
+  p << '(';
+  for (unsigned k = 0; k < rank; ++k) {
+    if (k != 0)
+      p << ", ";
+    ArrayRef<AffineExpr> group = boundGroup(map, counts, k);
+    if (group.size() == 1) {
+      printExpr(group.front());
+      continue;
+    }
+    p << keyword << '(';
+    llvm::interleaveComma(group, p, printExpr);
+    p << ')';
+  }
   p << ')';
+}
+
+/// Builds the bound map of `bounds` over `rank` coordinates (none when no
+/// expression uses one) and `numSymbols` symbols, and its counts (none
+/// when each dimension has one expression).
+static void buildBoundMap(MLIRContext *ctx, const ParsedBounds &bounds,
+                          unsigned rank, unsigned numSymbols,
+                          AffineMapAttr &map, DenseI32ArrayAttr &counts) {
+  AffineMap full = AffineMap::get(rank, numSymbols, bounds.exprs, ctx);
+  bool usesDims = llvm::any_of(llvm::seq(0u, rank), [&](unsigned d) {
+    return llvm::any_of(bounds.exprs, [&](AffineExpr expr) {
+      return expr.isFunctionOfDim(d);
+    });
+  });
+  map = AffineMapAttr::get(usesDims ? full
+                                    : AffineMap::get(0, numSymbols,
+                                                     bounds.exprs, ctx));
+  if (llvm::any_of(bounds.counts, [](int32_t c) { return c != 1; }))
+    counts = DenseI32ArrayAttr::get(ctx, bounds.counts);
 }
 
 ParseResult DomainOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -179,24 +355,37 @@ ParseResult DomainOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
-  AffineMap lower, upper;
+  ParsedBounds lower, upper;
   SMLoc boundsLoc = parser.getCurrentLocation();
-  if (parseBoundList(parser, operands, lower) || parser.parseKeyword("to") ||
-      parseBoundList(parser, operands, upper))
+  if (parseBoundList(parser, ivs, "max", operands, lower) ||
+      parser.parseKeyword("to") ||
+      parseBoundList(parser, ivs, "min", operands, upper))
     return failure();
-  // The lower map was built before the upper list could add symbols.
-  unsigned numSymbols = operands.size();
-  lower = AffineMap::get(0, numSymbols, lower.getResults(), builder.getContext());
-  upper = AffineMap::get(0, numSymbols, upper.getResults(), builder.getContext());
-  if (lower.getNumResults() != ivs.size() ||
-      upper.getNumResults() != ivs.size())
+  if (lower.counts.size() != ivs.size() || upper.counts.size() != ivs.size())
     return parser.emitError(boundsLoc)
            << "expected " << ivs.size()
            << " lower and upper bounds, one per iteration dimension";
-
+  // A bound may name only coordinates of outer dimensions; the verifier
+  // says so, but a domain whose bound names an inner coordinate is still
+  // built, over the same dimensions.
   Properties &props = result.getOrAddProperties<Properties>();
-  props.lowerBounds = AffineMapAttr::get(lower);
-  props.upperBounds = AffineMapAttr::get(upper);
+  MLIRContext *ctx = builder.getContext();
+  // Both lists share the symbols: the maps are built once both are parsed.
+  buildBoundMap(ctx, lower, ivs.size(), operands.size(), props.lowerBounds,
+                props.lowerCounts);
+  buildBoundMap(ctx, upper, ivs.size(), operands.size(), props.upperBounds,
+                props.upperCounts);
+  if (props.lowerBounds.getValue().getNumDims() !=
+      props.upperBounds.getValue().getNumDims()) {
+    // One list uses coordinates: both maps are over them.
+    auto widen = [&](AffineMapAttr &attr) {
+      AffineMap map = attr.getValue();
+      attr = AffineMapAttr::get(AffineMap::get(
+          ivs.size(), map.getNumSymbols(), map.getResults(), ctx));
+    };
+    widen(props.lowerBounds.getValue().getNumDims() ? props.upperBounds
+                                                    : props.lowerBounds);
+  }
   if (parser.resolveOperands(operands, builder.getIndexType(),
                              result.operands))
     return failure();
@@ -216,10 +405,13 @@ ParseResult DomainOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void DomainOp::print(OpAsmPrinter &p) {
+  unsigned rank = getRank();
   p << " (" << getInductionVars() << ") = ";
-  printBoundList(p, getLowerBounds(), getBoundOperands());
+  printBoundList(p, getLowerBounds(), getLowerCounts(), "max", rank,
+                 getInductionVars(), getBoundOperands());
   p << " to ";
-  printBoundList(p, getUpperBounds(), getBoundOperands());
+  printBoundList(p, getUpperBounds(), getUpperCounts(), "min", rank,
+                 getInductionVars(), getBoundOperands());
   if (!getResults().empty()) {
     p << " -> (";
     llvm::interleaveComma(getResultTypes(), p);
@@ -228,8 +420,9 @@ void DomainOp::print(OpAsmPrinter &p) {
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/!getResults().empty());
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {"lowerBounds", "upperBounds"});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {"lowerBounds", "upperBounds", "lowerCounts", "upperCounts"});
 }
 
 //===----------------------------------------------------------------------===//
@@ -272,29 +465,74 @@ static LogicalResult verifyBoundConstants(DomainOp op, AffineExpr expr,
   return result;
 }
 
+/// Checks the counts of bound map `map`: one positive count per dimension
+/// that add up to its results (one result per dimension without counts).
+static LogicalResult verifyBoundCounts(DomainOp op, AffineMap map,
+                                       std::optional<ArrayRef<int32_t>> counts,
+                                       StringRef which, unsigned rank) {
+  if (!counts) {
+    if (map.getNumResults() != rank)
+      return op.emitOpError() << "has " << map.getNumResults() << " " << which
+                              << " bounds but " << rank << " dimensions";
+    return success();
+  }
+  if (counts->size() != rank)
+    return op.emitOpError() << "has " << counts->size() << " " << which
+                            << " bound counts but " << rank << " dimensions";
+  int64_t total = 0;
+  for (int32_t count : *counts) {
+    if (count < 1)
+      return op.emitOpError()
+             << which << " bound counts must be positive, one or more "
+                "expressions per dimension";
+    total += count;
+  }
+  if (total != map.getNumResults())
+    return op.emitOpError() << which << " bound counts add up to " << total
+                            << " but the map has " << map.getNumResults()
+                            << " results";
+  return success();
+}
+
 /// Checks that `map` is a valid bound map of a rank-`rank` domain with
-/// `numOperands` symbol operands.
-static LogicalResult verifyBoundMap(DomainOp op, AffineMap map, StringRef which,
-                                    unsigned rank, unsigned numOperands) {
-  if (map.getNumResults() != rank)
-    return op.emitOpError() << "has " << map.getNumResults() << " " << which
-                            << " bounds but " << rank << " dimensions";
-  if (map.getNumDims() != 0)
+/// `numOperands` symbol operands: over no dimension or over the `rank`
+/// coordinates, each dimension's expressions using only the coordinates
+/// before it.
+static LogicalResult verifyBoundMap(DomainOp op, AffineMap map,
+                                    std::optional<ArrayRef<int32_t>> counts,
+                                    StringRef which, unsigned rank,
+                                    unsigned numOperands) {
+  if (failed(verifyBoundCounts(op, map, counts, which, rank)))
+    return failure();
+  if (map.getNumDims() != 0 && map.getNumDims() != rank)
     return op.emitOpError()
-           << which << " bounds must be expressions of symbols only";
+           << which << " bounds have " << map.getNumDims()
+           << " dimensions; a bound map is over the " << rank
+           << " coordinates of the domain, or over none";
   if (map.getNumSymbols() != numOperands)
     return op.emitOpError() << which << " bounds expect "
                             << map.getNumSymbols() << " symbols but "
                             << numOperands << " bound operands are given";
-  for (auto [index, expr] : llvm::enumerate(map.getResults())) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    expr.print(os);
-    if (!expr.isPureAffine())
-      return op.emitOpError() << which << " bound #" << index
-                              << " is not affine in the symbols: " << text;
-    if (failed(verifyBoundConstants(op, expr, which, index, text)))
-      return failure();
+  for (unsigned k = 0; k < rank; ++k) {
+    for (AffineExpr expr : boundGroup(map, counts, k)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      expr.print(os);
+      for (unsigned d = k; d < map.getNumDims(); ++d)
+        if (expr.isFunctionOfDim(d))
+          return op.emitOpError()
+                 << which << " bound #" << k
+                 << " uses the coordinate of dimension " << d << " (" << text
+                 << "); a bound may use only the coordinates of the "
+                    "dimensions before its own";
+      if (!expr.isPureAffine())
+        return op.emitOpError()
+               << which << " bound #" << k
+               << " is not affine in the symbols and outer coordinates: "
+               << text;
+      if (failed(verifyBoundConstants(op, expr, which, k, text)))
+        return failure();
+    }
   }
   return success();
 }
@@ -332,13 +570,13 @@ static LogicalResult verifyNestedAccesses(DomainOp domain) {
 }
 
 LogicalResult DomainOp::verify() {
-  unsigned rank = getLowerBounds().getNumResults();
+  unsigned rank = getRank();
   if (rank == 0)
     return emitOpError("must have at least one dimension");
-  if (failed(verifyBoundMap(*this, getLowerBounds(), "lower", rank,
-                            getBoundOperands().size())) ||
-      failed(verifyBoundMap(*this, getUpperBounds(), "upper", rank,
-                            getBoundOperands().size())))
+  if (failed(verifyBoundMap(*this, getLowerBounds(), getLowerCounts(),
+                            "lower", rank, getBoundOperands().size())) ||
+      failed(verifyBoundMap(*this, getUpperBounds(), getUpperCounts(),
+                            "upper", rank, getBoundOperands().size())))
     return failure();
   Block *block = getBodyBlock();
   if (block->getNumArguments() != rank)
@@ -627,8 +865,8 @@ DomainOp mlir::stencil::splitDomainResults(RewriterBase &rewriter,
   }
   rewriter.replaceAllUsesWith(domain.getResults(), reduction.getResults());
   auto writes =
-      DomainOp::create(rewriter, domain.getLoc(), domain.getLowerBounds(),
-                       domain.getUpperBounds(), domain.getBoundOperands());
+      DomainOp::create(rewriter, domain.getLoc(), domain,
+                       domain.getBoundOperands());
   rewriter.eraseOp(writes.getYield());
   rewriter.inlineRegionBefore(domain.getBody(), writes.getBody(),
                               writes.getBody().end());

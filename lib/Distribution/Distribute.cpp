@@ -657,6 +657,13 @@ struct StencilDistributePass
     if (failed(checkReservedSymbols(module)) ||
         failed(checkOptions(module)))
       return signalPassFailure();
+    WalkResult nonrect = module.walk([](DomainOp domain) {
+      return failed(domain.requireRectangular("--stencil-distribute"))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (nonrect.wasInterrupted())
+      return signalPassFailure();
     dropUnmarkedSnapshotBorders(module);
     unsigned rank = grid.size();
     std::vector<DistributedFunction> functions;

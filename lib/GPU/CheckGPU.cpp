@@ -161,6 +161,10 @@ struct StencilCheckGPUPass
           if (device.contains(op))
             return WalkResult::skip();
           if (auto domain = dyn_cast<DomainOp>(op);
+              domain && failed(domain.requireRectangular(
+                            "the GPU pipeline (convert-to-gpu)")))
+            return WalkResult::interrupt();
+          if (auto domain = dyn_cast<DomainOp>(op);
               serialScatter && domain && domain.hasScatter()) {
             domain.emitOpError()
                 << "scatters, and scatter=serial would run it on one GPU "

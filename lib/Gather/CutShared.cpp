@@ -269,6 +269,12 @@ struct StencilCutSharedPass
       // Reductions are not scatters: they go to a domain of their own (as
       // --stencil-split-reductions does), which the lowering sums.
       splitReductionsOut(rewriter, domain);
+      if (!domain.isRectangular()) {
+        if (report)
+          domain.emitRemark() << "cut plan: none (the cut supports "
+                                 "rectangular domains only)";
+        continue;
+      }
       // Temporaries start at the lower bounds: constants, if they are.
       domain.foldConstantBounds();
       // Rings and padded temporaries start at index 0; other domains (e.g.

@@ -20,7 +20,8 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 GatherEmitter::GatherEmitter(DomainOp domain, DomainOp init)
-    : domain(domain), rank(domain.getRank()), bounds(getDomainBounds(domain)) {
+    : domain(domain), rank(domain.getRank()), bounds(getDomainBounds(domain)),
+      rectangular(domain.isRectangular()) {
   for (DomainOp source : {init, domain}) {
     if (!source)
       continue;
@@ -151,6 +152,8 @@ void GatherEmitter::emitFusedBody(OpBuilder &builder, ValueRange ivs,
 }
 
 IntegerSet GatherEmitter::getValidSet(unsigned s, unsigned firstGuarded) const {
+  if (!rectangular)
+    return getShiftedDomainSet(s);
   // valid_s(q): lower_k + o_k <= q_k < upper_k + o_k, k >= firstGuarded.
   MLIRContext *ctx = bounds.lower.front().getContext();
   SmallVector<AffineExpr> constraints;
@@ -196,6 +199,13 @@ std::pair<Value, Value> GatherEmitter::emitGuardedTerm(OpBuilder &builder,
                                                        Value sum, Value has) {
   Location loc = domain.getLoc();
   Type i1 = builder.getI1Type();
+  if (alwaysValid.contains(s)) {
+    IRMapping mapping;
+    Value value = evaluate(builder, ivs, s, mapping);
+    Value added = arith::AddFOp::create(builder, loc, sum, value);
+    return {arith::SelectOp::create(builder, loc, has, added, value),
+            arith::ConstantIntOp::create(builder, loc, i1, 1)};
+  }
   auto guard = affine::AffineIfOp::create(
       builder, loc, TypeRange{sum.getType(), i1}, getValidSet(s, firstGuarded),
       getGuardOperands(ivs), /*withElseRegion=*/true);

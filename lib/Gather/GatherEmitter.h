@@ -12,6 +12,7 @@
 
 #include "Stencil/Conversion/AffineEmitter.h"
 #include "GatherPlan.h"
+#include "PolyPlan.h"
 #include "Stencil/Dialect/StencilOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -62,6 +63,9 @@ public:
   /// `resetArray` over the domain.
   void emit(OpBuilder &builder, const GatherPlan &plan, Value resetArray = {},
             TypedAttr resetValue = {});
+  /// Emits the pieces of the polyhedral plan of a nonrectangular domain at
+  /// the builder's insertion point (PolyGather.cpp).
+  void emitPoly(OpBuilder &builder, const PolyGatherPlan &plan);
 
 private:
   /// The compact nests of a plan, by role.
@@ -237,6 +241,9 @@ private:
   /// The constraints under which statement `s` is valid at a point, in
   /// dimensions >= firstGuarded, over (point, bound operands).
   IntegerSet getValidSet(unsigned s, unsigned firstGuarded) const;
+  /// The points where statement `s` is valid in a nonrectangular domain:
+  /// those whose shift by -o_s lies in it, over (point, bound operands).
+  IntegerSet getShiftedDomainSet(unsigned s) const;
   SmallVector<Value> getGuardOperands(ValueRange ivs) const;
   /// The constraints under which every statement of `subset` is valid, in
   /// dimensions >= firstGuarded: the core of the guarded form's nest.
@@ -264,6 +271,8 @@ private:
   DomainOp domain;
   unsigned rank;
   NestBounds bounds;
+  /// Whether the domain is a box (its bounds single symbol expressions).
+  bool rectangular;
   std::optional<FusedReset> reset;
   Value resetArray;
   /// Set while the nest of a guarded plan is emitted: one affine.parallel
@@ -288,6 +297,10 @@ private:
   /// The run-time block size and count of a balanced reset (null: the
   /// plan's constant block).
   Value blockSize, blockCount;
+  /// Set while a piece of a nonrectangular domain's plan is emitted: the
+  /// statements valid at every point of it, which emitGuardedSums adds
+  /// without a guard.
+  llvm::SmallDenseSet<unsigned, 8> alwaysValid;
   SmallVector<Statement> stmts;
   SmallVector<llvm::DenseSet<Operation *>> slices;
 };

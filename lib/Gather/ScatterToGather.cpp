@@ -9,6 +9,7 @@
 #include "FusableReset.h"
 #include "SplitReductions.h"
 #include "GatherEmitter.h"
+#include "PolyGather.h"
 #include "Stencil/Gather/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -181,6 +182,14 @@ struct StencilScatterToGatherPass
       DomainOp writes = splitDomainResults(rewriter, domain);
       rewriter.setInsertionPoint(writes);
       DomainOp init = fuseInit ? matchFusableInit(writes) : DomainOp();
+      if (!writes.isRectangular()) {
+        // Polyhedral pieces; the output's reset stays a domain of its own.
+        PolyGatherOptions options{boundary, maxExactNests, maxGatherOps,
+                                  reportNests};
+        if (failed(convertNonrectangular(rewriter, writes, init, options)))
+          return signalPassFailure();
+        continue;
+      }
       GatherEmitter emitter(writes, init);
       std::optional<FusableReset> reset;
       if (fuseReset)

@@ -83,8 +83,8 @@ static void hoistPastPrevious(DomainOp reductions) {
 static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
   rewriter.setInsertionPoint(domain);
   auto reductions =
-      DomainOp::create(rewriter, domain.getLoc(), domain.getLowerBounds(),
-                       domain.getUpperBounds(), domain.getBoundOperands());
+      DomainOp::create(rewriter, domain.getLoc(), domain,
+                       domain.getBoundOperands());
   IRMapping mapping;
   mapping.map(domain.getInductionVars(), reductions.getInductionVars());
   rewriter.setInsertionPoint(reductions.getYield());

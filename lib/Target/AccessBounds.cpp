@@ -443,6 +443,10 @@ void Planner::walkFor(scf::ForOp loop, Conditions &when) {
 }
 
 void Planner::walkDomain(DomainOp domain, Conditions &when) {
+  if (!domain.isRectangular()) {
+    fail(domain, "a nonrectangular domain");
+    return;
+  }
   SmallVector<IndexRange> symbols;
   for (Value operand : domain.getBoundOperands()) {
     auto r = rangeOf(operand, domain);

@@ -20,10 +20,12 @@
 
 namespace mlir::stencil {
 
-/// The bounds of a rectangular loop nest. Dimension `k` runs over
-/// `[max(lower[k]), min(upper[k]))`; every map is symbol-only over
-/// `operands`. A map with several results denotes the max (lower) or min
-/// (upper) of its results, as in `affine.for`.
+/// The bounds of a loop nest. Dimension `k` runs over
+/// `[max(lower[k]), min(upper[k]))`; every map has `operands` as its
+/// symbols and either no dimension or `k` of them, the coordinates of the
+/// dimensions before `k` (a nonrectangular nest). A map with several
+/// results denotes the max (lower) or min (upper) of its results, as in
+/// `affine.for`.
 struct NestBounds {
   SmallVector<AffineMap> lower;
   SmallVector<AffineMap> upper;
@@ -31,6 +33,12 @@ struct NestBounds {
 
   /// Returns the number of dimensions.
   unsigned getRank() const { return lower.size(); }
+  /// Returns true if no map uses a coordinate.
+  bool isRectangular() const;
+  /// Returns the operands of `map` (a bound of this nest) at the
+  /// coordinates `ivs` of the outer dimensions: the coordinates it uses,
+  /// then `operands`.
+  SmallVector<Value> getMapOperands(AffineMap map, ValueRange ivs) const;
   /// Returns the symbol expressions of dimension `k`'s single-result lower
   /// or upper bound.
   AffineExpr lowerExpr(unsigned k) const { return lower[k].getResult(0); }
@@ -47,7 +55,8 @@ bool hasAffineSymbolBounds(DomainOp domain);
 /// Checks hasAffineSymbolBounds; reports a located error otherwise.
 LogicalResult checkBoundsAreAffineSymbols(DomainOp domain);
 
-/// Returns the bounds of `domain`, one single-result map per dimension.
+/// Returns the bounds of `domain`: for a rectangular one, one single-result
+/// symbol-only map per dimension.
 NestBounds getDomainBounds(DomainOp domain);
 
 /// Emits, at the builder's insertion point, an `scf.if` that runs its then
@@ -55,7 +64,9 @@ NestBounds getDomainBounds(DomainOp domain);
 /// builder into that block. Bounds are evaluated in 128 bits, where they
 /// cannot overflow (bound constants are at most 2^40 in magnitude), so a
 /// domain that is empty runs nothing even where its bounds or the bounds
-/// derived from them wrap around in 64 bits. With `elseValues`, the `scf.if`
+/// derived from them wrap around in 64 bits. Only the dimensions whose
+/// bounds use no coordinate are checked: the loops of the others run no
+/// iteration where they are empty. With `elseValues`, the `scf.if`
 /// returns values of their types, its else block yields them, and the
 /// caller terminates the then block with an `scf.yield`. Emits nothing and returns null when every bound is a constant:
 /// the emptiness is then known statically and nothing wraps.
@@ -73,6 +84,12 @@ AffineMap symbolMap(AffineExpr expr, unsigned numSymbols);
 std::pair<AffineMap, SmallVector<Value>>
 canonicalBound(AffineMap map, ArrayRef<Value> operands);
 
+/// The coordinate of dimension `k` of `bounds`, whose extent is the
+/// constant 1 and which gets no loop: its lower bound at the coordinates
+/// `ivs` of the outer dimensions, folded where it can be.
+Value buildUnitDimValue(OpBuilder &builder, Location loc,
+                        const NestBounds &bounds, unsigned k, ValueRange ivs);
+
 /// Builds a loop nest over `bounds` at the builder's insertion point and
 /// calls `bodyFn` in the innermost body with one induction value per
 /// dimension. Dimensions of constant extent 1 get no loop (their value is
@@ -82,8 +99,8 @@ void buildLoopNest(
     OpBuilder &builder, Location loc, const NestBounds &bounds, bool parallel,
     function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn);
 
-/// Builds one `affine.parallel` over every dimension of `bounds` whose
-/// extent is not the constant 1 (the points of a domain are independent),
+/// Builds one `affine.parallel` over every dimension of rectangular
+/// `bounds` whose extent is not the constant 1 (the points of a domain are independent),
 /// and calls `bodyFn` in it: the form that maps onto GPU blocks and
 /// threads. Without such a dimension the body is emitted once.
 void buildParallelNest(

@@ -21,18 +21,30 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Stencil_DomainOp : Stencil_Op<"domain", [
     RecursiveMemoryEffects,
     SingleBlockImplicitTerminator<"YieldOp">]> {
-  let summary = "a perfect loop nest over a rectangular iteration domain";
+  let summary = "a perfect loop nest over an affine iteration domain";
   let description = [{
-    Runs its body once for every point of a `d`-dimensional rectangular
-    iteration domain (`d >= 1`). The block arguments of the body are the
-    coordinates of the current point, outermost dimension first.
+    Runs its body once for every point of a `d`-dimensional iteration
+    domain (`d >= 1`). The block arguments of the body are the coordinates
+    of the current point, outermost dimension first.
 
     **Bounds.** Dimension `k` ranges over the half-open interval
     `[lower_k, upper_k)`: the upper bound is exclusive, as everywhere in MLIR.
-    Bounds are affine expressions of symbols (`index` values defined outside
-    the domain, such as `%n`) and constants; `symbol(%n)` is accepted as a
-    synonym of `%n`. A dimension whose upper bound is not greater than its
-    lower bound is empty, and so is the whole domain.
+    Each bound is an affine expression of symbols (`index` values defined
+    outside the domain, such as `%n`), constants and the coordinates of the
+    outer dimensions (those before `k`); `symbol(%n)` is accepted as a
+    synonym of `%n`. A lower bound may be the maximum of several such
+    expressions, `max(e1, e2, ...)`, and an upper bound their minimum,
+    `min(...)`, as in `affine.parallel`. A domain whose bounds are single
+    expressions of symbols is rectangular (a box); the others, triangles,
+    trapezoids, wedges and skewed shapes, are nonrectangular. A dimension
+    whose upper bound is not greater than its lower bound is empty at that
+    outer point: the domain then has no point there (rows may be partly
+    empty, or the whole domain empty).
+
+    In the generic form the bounds are one map each over the coordinates
+    (as dimensions, none in a rectangular domain) and the operands (as
+    symbols); `lowerCounts` and `upperCounts`, when present, say how many
+    consecutive results of the map each dimension's `max`/`min` takes.
 
     **Body.** Arrays are accessed only through `stencil.gather`,
     `stencil.store` and `stencil.accumulate`; every other op in the body must
@@ -64,11 +76,21 @@ def Stencil_DomainOp : Stencil_Op<"domain", [
       %x2 = arith.mulf %x, %x : f64
       stencil.yield %x2 : f64
     }
+    // A triangle: j in [i, n - 1) for i in [1, n - 1).
+    stencil.domain (%i, %j) = (1, %i) to (%n - 1, %n - 1) {
+      ...
+    }
+    // A trapezoid clipped by the box [0, n) x [0, m).
+    stencil.domain (%i, %j) = (0, max(0, %i - 4)) to (%n, min(%m, %i + 8)) {
+      ...
+    }
     ```
   }];
 
   let arguments = (ins AffineMapAttr:$lowerBounds,
                        AffineMapAttr:$upperBounds,
+                       OptionalAttr<DenseI32ArrayAttr>:$lowerCounts,
+                       OptionalAttr<DenseI32ArrayAttr>:$upperCounts,
                        Variadic<Index>:$boundOperands);
   let results = (outs Variadic<Stencil_Float>:$results);
   let regions = (region SizedRegion<1>:$body);
@@ -82,6 +104,22 @@ def Stencil_DomainOp : Stencil_Op<"domain", [
     OpBuilder<(ins "::mlir::AffineMap":$lowerBounds,
                    "::mlir::AffineMap":$upperBounds,
                    "::mlir::ValueRange":$boundOperands,
+                   CArg<"::mlir::TypeRange", "{}">:$resultTypes)>,
+    /// Builds a domain from bound maps over (coordinates, `boundOperands`)
+    /// whose results dimension k takes `lowerCounts[k]` and
+    /// `upperCounts[k]` of (the max of its lower and the min of its upper
+    /// bounds; empty counts: one each). Maps that use no coordinate and
+    /// take one result per dimension are stored as symbol-only maps
+    /// without counts, the form of a rectangular domain.
+    OpBuilder<(ins "::mlir::AffineMap":$lowerBounds,
+                   "::llvm::ArrayRef<int32_t>":$lowerCounts,
+                   "::mlir::AffineMap":$upperBounds,
+                   "::llvm::ArrayRef<int32_t>":$upperCounts,
+                   "::mlir::ValueRange":$boundOperands,
+                   CArg<"::mlir::TypeRange", "{}">:$resultTypes)>,
+    /// Builds a domain over the bounds of `other` (same maps and counts)
+    /// with `boundOperands` in place of its operands.
+    OpBuilder<(ins "DomainOp":$other, "::mlir::ValueRange":$boundOperands,
                    CArg<"::mlir::TypeRange", "{}">:$resultTypes)>,
   ];
 
@@ -98,7 +136,26 @@ def Stencil_DomainOp : Stencil_Op<"domain", [
     /// bounds (the cut's temporaries, constant extents) call it first.
     bool foldConstantBounds();
     /// Returns the number of dimensions of the iteration domain.
-    unsigned getRank() { return getLowerBounds().getNumResults(); }
+    unsigned getRank() {
+      if (std::optional<::llvm::ArrayRef<int32_t>> counts = getLowerCounts())
+        return counts->size();
+      return getLowerBounds().getNumResults();
+    }
+    /// Returns true if every bound is a single expression of the symbols
+    /// (a box); false if some bound uses an outer coordinate or takes a
+    /// max/min (a nonrectangular domain).
+    bool isRectangular() {
+      return getLowerBounds().getNumDims() == 0 && !getLowerCounts() &&
+             !getUpperCounts();
+    }
+    /// Reports a located error saying that `what` supports rectangular
+    /// domains only, unless this domain is one.
+    ::mlir::LogicalResult requireRectangular(::llvm::StringRef what);
+    /// Returns the lower (max) or upper (min) bound of dimension `k` as a
+    /// map over the coordinates of dimensions 0..k-1 (as dimensions) and
+    /// the bound operands (as symbols), one result per expression.
+    ::mlir::AffineMap getLowerBoundMap(unsigned k);
+    ::mlir::AffineMap getUpperBoundMap(unsigned k);
     /// Returns the body block.
     ::mlir::Block *getBodyBlock() { return &getBody().front(); }
     /// Returns the coordinates of the current point (the block arguments).

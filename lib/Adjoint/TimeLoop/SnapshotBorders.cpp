@@ -78,7 +78,8 @@ std::optional<OverwrittenBox> ad::planOverwrittenBox(func::FuncOp step,
                                                      BlockArgument array) {
   Block &body = step.getBody().front();
   auto domain = dyn_cast_or_null<DomainOp>(firstContentUser(body, array));
-  if (!domain)
+  // A nonrectangular domain overwrites no box: the snapshot keeps it all.
+  if (!domain || !domain.isRectangular())
     return std::nullopt;
   // The domain's one use of the array: a store at every point, not under
   // any condition.

@@ -16,10 +16,24 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
+bool NestBounds::isRectangular() const {
+  auto noDims = [](AffineMap map) { return map.getNumDims() == 0; };
+  return llvm::all_of(lower, noDims) && llvm::all_of(upper, noDims);
+}
+
+SmallVector<Value> NestBounds::getMapOperands(AffineMap map,
+                                              ValueRange ivs) const {
+  SmallVector<Value> result(ivs.take_front(map.getNumDims()));
+  llvm::append_range(result, operands);
+  return result;
+}
+
 std::optional<int64_t> NestBounds::getConstantExtent(unsigned k) const {
   if (lower[k].getNumResults() != 1 || upper[k].getNumResults() != 1)
     return std::nullopt;
-  AffineExpr extent = simplifyAffineExpr(upperExpr(k) - lowerExpr(k), 0,
+  unsigned numDims =
+      std::max(lower[k].getNumDims(), upper[k].getNumDims());
+  AffineExpr extent = simplifyAffineExpr(upperExpr(k) - lowerExpr(k), numDims,
                                          operands.size());
   if (auto cst = dyn_cast<AffineConstantExpr>(extent))
     return cst.getValue();
@@ -44,12 +58,9 @@ LogicalResult mlir::stencil::checkBoundsAreAffineSymbols(DomainOp domain) {
 
 NestBounds mlir::stencil::getDomainBounds(DomainOp domain) {
   NestBounds bounds;
-  unsigned numSymbols = domain.getBoundOperands().size();
   for (unsigned k = 0, e = domain.getRank(); k < e; ++k) {
-    bounds.lower.push_back(
-        symbolMap(domain.getLowerBounds().getResult(k), numSymbols));
-    bounds.upper.push_back(
-        symbolMap(domain.getUpperBounds().getResult(k), numSymbols));
+    bounds.lower.push_back(domain.getLowerBoundMap(k));
+    bounds.upper.push_back(domain.getUpperBoundMap(k));
   }
   bounds.operands = llvm::to_vector(domain.getBoundOperands());
   return bounds;
@@ -101,18 +112,26 @@ scf::IfOp mlir::stencil::emitNonEmptyGuard(OpBuilder &builder, Location loc,
       llvm::all_of(bounds.upper, isConstant))
     return nullptr;
   Value nonEmpty;
-  for (unsigned k = 0, e = bounds.getRank(); k < e; ++k) {
-    auto lowerCst = dyn_cast<AffineConstantExpr>(bounds.lowerExpr(k));
-    auto upperCst = dyn_cast<AffineConstantExpr>(bounds.upperExpr(k));
+  auto require = [&](AffineExpr lowerExpr, AffineExpr upperExpr) {
+    auto lowerCst = dyn_cast<AffineConstantExpr>(lowerExpr);
+    auto upperCst = dyn_cast<AffineConstantExpr>(upperExpr);
     if (lowerCst && upperCst && lowerCst.getValue() < upperCst.getValue())
-      continue;
-    Value lower = emitExact(builder, loc, bounds.lowerExpr(k), bounds.operands);
-    Value upper = emitExact(builder, loc, bounds.upperExpr(k), bounds.operands);
+      return;
+    Value lower = emitExact(builder, loc, lowerExpr, bounds.operands);
+    Value upper = emitExact(builder, loc, upperExpr, bounds.operands);
     Value less = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
                                        lower, upper);
     nonEmpty = nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty, less)
                         : less;
-  }
+  };
+  // A dimension whose bounds use a coordinate is left to its loops.
+  for (unsigned k = 0, e = bounds.getRank(); k < e; ++k)
+    if (bounds.lower[k].getNumDims() == 0 && bounds.upper[k].getNumDims() == 0)
+      for (AffineExpr lowerExpr : bounds.lower[k].getResults())
+        for (AffineExpr upperExpr : bounds.upper[k].getResults())
+          require(lowerExpr, upperExpr);
+  if (!nonEmpty)
+    return nullptr;
   if (elseValues.empty()) {
     // Without results the builder terminates the then block itself.
     auto guard = scf::IfOp::create(builder, loc, nonEmpty,
@@ -142,9 +161,11 @@ mlir::stencil::canonicalBound(AffineMap map, ArrayRef<Value> operands) {
 
 /// The coordinate of dimension `k` of `bounds`, whose extent is the constant
 /// 1 and which gets no loop: its lower bound, folded where it can be.
-static Value buildUnitDimValue(OpBuilder &builder, Location loc,
-                               const NestBounds &bounds, unsigned k) {
-  auto [lbMap, lbOperands] = canonicalBound(bounds.lower[k], bounds.operands);
+Value mlir::stencil::buildUnitDimValue(OpBuilder &builder, Location loc,
+                                      const NestBounds &bounds, unsigned k,
+                                      ValueRange ivs) {
+  auto [lbMap, lbOperands] = canonicalBound(
+      bounds.lower[k], bounds.getMapOperands(bounds.lower[k], ivs));
   OpFoldResult iv = affine::makeComposedFoldedAffineApply(
       builder, loc, lbMap, getAsOpFoldResult(ValueRange(lbOperands)));
   return getValueOrCreateConstantIndexOp(builder, loc, iv);
@@ -159,11 +180,13 @@ void mlir::stencil::buildLoopNest(
   bool parallelEmitted = false;
   for (unsigned k = 0; k < rank; ++k) {
     if (bounds.getConstantExtent(k) == 1) {
-      ivs[k] = buildUnitDimValue(builder, loc, bounds, k);
+      ivs[k] = buildUnitDimValue(builder, loc, bounds, k, ivs);
       continue;
     }
-    auto [lbMap, lbOperands] = canonicalBound(bounds.lower[k], bounds.operands);
-    auto [ubMap, ubOperands] = canonicalBound(bounds.upper[k], bounds.operands);
+    auto [lbMap, lbOperands] = canonicalBound(
+        bounds.lower[k], bounds.getMapOperands(bounds.lower[k], ivs));
+    auto [ubMap, ubOperands] = canonicalBound(
+        bounds.upper[k], bounds.getMapOperands(bounds.upper[k], ivs));
     if (parallel && !parallelEmitted) {
       parallelEmitted = true;
       auto loop = affine::AffineParallelOp::create(
@@ -185,6 +208,7 @@ void mlir::stencil::buildLoopNest(
 void mlir::stencil::buildParallelNest(
     OpBuilder &builder, Location loc, const NestBounds &bounds,
     function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn) {
+  assert(bounds.isRectangular() && "one affine.parallel needs a box");
   OpBuilder::InsertionGuard guard(builder);
   unsigned rank = bounds.getRank();
   SmallVector<Value> ivs(rank);
@@ -192,7 +216,7 @@ void mlir::stencil::buildParallelNest(
   SmallVector<AffineMap> lbMaps, ubMaps;
   for (unsigned k = 0; k < rank; ++k) {
     if (bounds.getConstantExtent(k) == 1) {
-      ivs[k] = buildUnitDimValue(builder, loc, bounds, k);
+      ivs[k] = buildUnitDimValue(builder, loc, bounds, k, ivs);
       continue;
     }
     // affine.parallel takes one operand list for all dimensions: the maps

@@ -233,25 +233,17 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                   arith::FastMathFlags::reassoc));
             return next;
           }
-          NestBounds dim;
-          dim.lower = {bounds.lower[k]};
-          dim.upper = {bounds.upper[k]};
-          dim.operands = bounds.operands;
-          if (dim.getConstantExtent(0) == 1) {
+          if (bounds.getConstantExtent(k) == 1) {
             // One point: the body runs once, no loop.
-            SmallVector<Value> result;
-            buildLoopNest(b, loc, dim, /*parallel=*/false,
-                          [&](OpBuilder &, Location, ValueRange iv) {
-                            ivs.push_back(iv[0]);
-                            result = inner(k + 1, accs);
-                            ivs.pop_back();
-                          });
+            ivs.push_back(buildUnitDimValue(b, loc, bounds, k, ivs));
+            SmallVector<Value> result = inner(k + 1, accs);
+            ivs.pop_back();
             return result;
           }
-          auto [lbMap, lbOperands] =
-              canonicalBound(bounds.lower[k], bounds.operands);
-          auto [ubMap, ubOperands] =
-              canonicalBound(bounds.upper[k], bounds.operands);
+          auto [lbMap, lbOperands] = canonicalBound(
+              bounds.lower[k], bounds.getMapOperands(bounds.lower[k], ivs));
+          auto [ubMap, ubOperands] = canonicalBound(
+              bounds.upper[k], bounds.getMapOperands(bounds.upper[k], ivs));
           auto loop = affine::AffineForOp::create(b, loc, lbOperands, lbMap,
                                                   ubOperands, ubMap,
                                                   /*step=*/1, accs);
@@ -302,6 +294,38 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
 // Domain lowering
 //===----------------------------------------------------------------------===//
 
+/// Checks what the lowering of a nonrectangular domain supports: its sums
+/// (results and reductions into fixed elements) run in slices of the first
+/// dimension of more than one point, which must then be a single range of
+/// the symbols; a reduction into an array through some of the dimensions
+/// (buffered per slice) and the GPU form (one affine.parallel over every
+/// dimension) need a box.
+static LogicalResult checkNonrectangular(DomainOp domain,
+                                         const NestBounds &bounds,
+                                         bool parallel, bool allParallel) {
+  if (domain.isRectangular())
+    return success();
+  if (allParallel && parallel)
+    return domain.requireRectangular(
+        "the GPU form (one affine.parallel over every dimension)");
+  if (domain.getNumResults() == 0 && !domain.hasReduction())
+    return success();
+  ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
+  unsigned p = plan.sliceDim;
+  auto isRange = [](AffineMap map) {
+    return map.getNumDims() == 0 && map.getNumResults() == 1;
+  };
+  bool buffered =
+      llvm::any_of(plan.entries, [](const ArrayReductionPlan::Entry &entry) {
+        return !entry.direct && !entry.carried;
+      });
+  if (isRange(bounds.lower[p]) && isRange(bounds.upper[p]) && !buffered)
+    return success();
+  return domain.requireRectangular(
+      buffered ? "a reduction into an array through some of its dimensions"
+               : "a sum whose first dimension takes a max/min");
+}
+
 LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
                                                  DomainOp domain,
                                                  ScatterLowering scatter,
@@ -320,6 +344,8 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
   bool atomic = scatters && scatter == ScatterLowering::Atomic;
   bool parallel = !scatters || atomic;
   NestBounds bounds = getDomainBounds(domain);
+  if (failed(checkNonrectangular(domain, bounds, parallel, allParallel)))
+    return failure();
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(domain);

@@ -597,10 +597,11 @@ func.func @num_upper_bounds(%n: index) {
 
 // -----
 
-// Generic form: the custom parser turns every bound id into a symbol.
+// Generic form: a bound map's dimensions are the coordinates, and dimension
+// 0's bound cannot use its own.
 func.func @bounds_with_dims(%n: index) {
-  // expected-error@+1 {{'stencil.domain' op lower bounds must be expressions of symbols only}}
-  "stencil.domain"(%n) <{lowerBounds = affine_map<(d0) -> (d0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
+  // expected-error@+1 {{'stencil.domain' op lower bound #0 uses the coordinate of dimension 0 (d0); a bound may use only the coordinates of the dimensions before its own}}
+  "stencil.domain"(%n) <{lowerBounds = affine_map<(d0)[s0] -> (d0)>, upperBounds = affine_map<()[s0] -> (s0)>}> ({
   ^bb0(%i: index):
     "stencil.yield"() : () -> ()
   }) : (index) -> ()
@@ -609,9 +610,9 @@ func.func @bounds_with_dims(%n: index) {
 
 // -----
 
-// Generic form: the custom parser turns every bound id into a symbol.
+// Generic form: likewise for an upper bound.
 func.func @upper_bounds_with_dims(%n: index) {
-  // expected-error@+1 {{'stencil.domain' op upper bounds must be expressions of symbols only}}
+  // expected-error@+1 {{'stencil.domain' op upper bound #0 uses the coordinate of dimension 0 (d0 + s0); a bound may use only the coordinates of the dimensions before its own}}
   "stencil.domain"(%n) <{lowerBounds = affine_map<()[s0] -> (0)>, upperBounds = affine_map<(d0)[s0] -> (d0 + s0)>}> ({
   ^bb0(%i: index):
     "stencil.yield"() : () -> ()
@@ -636,7 +637,7 @@ func.func @num_symbols(%n: index) {
 // Generic form: the custom parser reads bare ids as dims, and dims cannot be
 // multiplied together (see @semi_affine_bare_ids below).
 func.func @semi_affine(%n: index, %m: index) {
-  // expected-error@+1 {{'stencil.domain' op upper bound #0 is not affine in the symbols: s0 * s1}}
+  // expected-error@+1 {{'stencil.domain' op upper bound #0 is not affine in the symbols and outer coordinates: s0 * s1}}
   "stencil.domain"(%n, %m) <{lowerBounds = affine_map<()[s0, s1] -> (0)>, upperBounds = affine_map<()[s0, s1] -> (s0 * s1)>}> ({
   ^bb0(%i: index):
     "stencil.yield"() : () -> ()
@@ -717,7 +718,7 @@ func.func @constants_at_limit(%u: memref<?xf64>, %r: memref<?xf64>, %n: index) {
 
 // Spelled with `symbol(...)`, the product parses and the verifier rejects it.
 func.func @semi_affine_symbols(%n: index, %m: index) {
-  // expected-error@+1 {{'stencil.domain' op lower bound #1 is not affine in the symbols: s0 * s1}}
+  // expected-error@+1 {{'stencil.domain' op lower bound #1 is not affine in the symbols and outer coordinates: s0 * s1}}
   stencil.domain (%i, %j) = (0, symbol(%n) * symbol(%m)) to (%n, %n) {
   }
   return
@@ -770,10 +771,10 @@ func.func @missing_bounds(%n: index) {
 
 // -----
 
-// An iv is not defined in the bounds of its own domain.
+// A coordinate names an outer dimension in the bounds of inner ones only
+// (nonrect-invalid.mlir has the others).
 func.func @iv_in_bounds(%n: index) {
-  // expected-error@+2 {{region entry argument '%i' is already in use}}
-  // expected-note@+1 {{previously referenced here}}
+  // expected-error@+1 {{'stencil.domain' op lower bound #0 uses the coordinate of dimension 0 (d0); a bound may use only the coordinates of the dimensions before its own}}
   stencil.domain (%i) = (%i) to (%n) {
   }
   return
