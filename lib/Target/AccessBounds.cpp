@@ -163,8 +163,14 @@ private:
 
   bool fail(Operation *op, const Twine &why);
   std::optional<IndexRange> rangeOf(Value value, Operation *user);
-  std::optional<IndexRange> evalAffine(AffineExpr expr, ArrayRef<IndexRange> symbols,
-                                  Operation *user);
+  std::optional<IndexRange> evalAffine(AffineExpr expr,
+                                       ArrayRef<IndexRange> symbols,
+                                       Operation *user,
+                                       ArrayRef<IndexRange> dims = {});
+  bool walkBounds(DomainOp domain, ArrayRef<IndexRange> symbols,
+                  Conditions &when);
+  bool walkGroupBounds(DomainOp domain, unsigned d,
+                       ArrayRef<IndexRange> symbols, Conditions &when);
   void record(const View &view, ArrayRef<IndexRange> indices, bool writes,
               const Conditions &when);
   void recordFit(Value value, const IndexRange &range, const Conditions &when);
@@ -204,24 +210,31 @@ std::optional<IndexRange> Planner::rangeOf(Value value, Operation *user) {
   return std::nullopt;
 }
 
+/// Evaluates `expr` over intervals: symbol `s_k` ranges over `symbols[k]`,
+/// dimension `d_k` (an outer coordinate of a nonrectangular domain) over
+/// `dims[k]`.
 std::optional<IndexRange> Planner::evalAffine(AffineExpr expr,
-                                         ArrayRef<IndexRange> symbols,
-                                         Operation *user) {
+                                              ArrayRef<IndexRange> symbols,
+                                              Operation *user,
+                                              ArrayRef<IndexRange> dims) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
     return point(c.getValue());
   if (auto s = dyn_cast<AffineSymbolExpr>(expr))
     return symbols[s.getPosition()];
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    if (d.getPosition() < dims.size())
+      return dims[d.getPosition()];
   auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
   if (bin && expr.getKind() == AffineExprKind::Add) {
-    auto l = evalAffine(bin.getLHS(), symbols, user);
-    auto r = evalAffine(bin.getRHS(), symbols, user);
+    auto l = evalAffine(bin.getLHS(), symbols, user, dims);
+    auto r = evalAffine(bin.getRHS(), symbols, user, dims);
     if (l && r)
       return add(*l, 1, *r);
     return std::nullopt;
   }
   if (bin && expr.getKind() == AffineExprKind::Mul)
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-      if (auto l = evalAffine(bin.getLHS(), symbols, user))
+      if (auto l = evalAffine(bin.getLHS(), symbols, user, dims))
         return scale(*l, c.getValue());
   fail(user, "a domain bound other than a sum of symbols times constants");
   return std::nullopt;
@@ -442,11 +455,121 @@ void Planner::walkFor(scf::ForOp loop, Conditions &when) {
   when.pop_back();
 }
 
-void Planner::walkDomain(DomainOp domain, Conditions &when) {
+/// Records the ranges of a domain's coordinates and the conditions under
+/// which its body runs (`when`); false after a failure.
+bool Planner::walkBounds(DomainOp domain, ArrayRef<IndexRange> symbols,
+                         Conditions &when) {
   if (!domain.isRectangular()) {
-    fail(domain, "a nonrectangular domain");
-    return;
+    for (unsigned d = 0; d < domain.getRank(); ++d)
+      if (!walkGroupBounds(domain, d, symbols, when))
+        return false;
+    return true;
   }
+  for (unsigned d = 0; d < domain.getRank(); ++d) {
+    auto lb = evalAffine(domain.getLowerBounds().getResult(d), symbols,
+                         domain);
+    auto ub = evalAffine(domain.getUpperBounds().getResult(d), symbols,
+                         domain);
+    if (!lb || !ub)
+      return false;
+    auto last = lastBefore(*ub);
+    auto span = add(*ub, -1, *lb);
+    if (!last || !span)
+      return fail(domain, "an index range that overflows");
+    Value iv = domain.getInductionVars()[d];
+    recordFit(iv, *lb, when);
+    recordFit(iv, *ub, when);
+    recordFit(iv, *span, when);
+    ranges[iv] = IndexRange{lb->lo, last->hi};
+    when.push_back({lb->lo, ub->hi});
+  }
+  return true;
+}
+
+/// Whether `a` is known to be at most `b`: they differ by a constant.
+static bool knownAtMost(const IndexExpr &a, const IndexExpr &b) {
+  auto diff = IndexExpr::combine(b, -1, a);
+  return diff && diff->terms.empty() && diff->constant >= 0;
+}
+
+/// Of the candidate ends `ends`, each a sound bound on its own, the one
+/// that is known to be the tightest (largest with `largest`, else
+/// smallest) where they differ by constants, else the one with the fewest
+/// and smallest coefficients (a guess that changes only how many calls the
+/// check refuses, never whether a refused call was out of bounds).
+static IndexExpr tightest(ArrayRef<IndexExpr> ends, bool largest) {
+  auto weight = [](const IndexExpr &e) {
+    int64_t w = 0;
+    for (auto [arg, coeff] : e.terms)
+      w += coeff < 0 ? -coeff : coeff;
+    return w;
+  };
+  IndexExpr best = ends.front();
+  for (const IndexExpr &e : ends.drop_front()) {
+    bool better = largest ? knownAtMost(best, e) : knownAtMost(e, best);
+    bool comparable = knownAtMost(best, e) || knownAtMost(e, best);
+    if (better || (!comparable && weight(e) < weight(best)))
+      best = e;
+  }
+  return best;
+}
+
+/// Dimension `d` of a nonrectangular domain: a max of lower and a min of
+/// upper expressions over the symbols and the outer coordinates, whose
+/// ranges are known. Every expression is evaluated over intervals; any one
+/// lower expression bounds the coordinate from below and any one upper
+/// expression from above, so each end of its range is the tightest of its
+/// candidates. The values the lowering computes (each expression, and the
+/// row's span, some upper minus some lower one) are checked to fit. The
+/// row runs only if its bounds' range is not empty, which the interval
+/// condition over-approximates: the check may then hold a call to arrays
+/// that an empty row would not have touched, never the reverse.
+bool Planner::walkGroupBounds(DomainOp domain, unsigned d,
+                              ArrayRef<IndexRange> symbols, Conditions &when) {
+  SmallVector<IndexRange> outer;
+  for (unsigned k = 0; k < d; ++k)
+    outer.push_back(ranges[domain.getInductionVars()[k]]);
+  Value iv = domain.getInductionVars()[d];
+  auto evalAll = [&](AffineMap map, SmallVectorImpl<IndexRange> &out) {
+    for (AffineExpr expr : map.getResults()) {
+      auto r = evalAffine(expr, symbols, domain, outer);
+      if (!r)
+        return false;
+      recordFit(iv, *r, when);
+      out.push_back(*r);
+    }
+    return true;
+  };
+  SmallVector<IndexRange> lowers, uppers;
+  if (!evalAll(domain.getLowerBoundMap(d), lowers) ||
+      !evalAll(domain.getUpperBoundMap(d), uppers))
+    return false;
+  SmallVector<IndexExpr> los, his;
+  for (const IndexRange &lb : lowers)
+    los.push_back(lb.lo);
+  for (const IndexRange &ub : uppers) {
+    auto last = lastBefore(ub);
+    if (!last)
+      return fail(domain, "an index range that overflows");
+    his.push_back(last->hi);
+    for (const IndexRange &lb : lowers) {
+      auto span = add(ub, -1, lb);
+      if (!span)
+        return fail(domain, "an index range that overflows");
+      recordFit(iv, *span, when);
+    }
+  }
+  IndexExpr lo = tightest(los, /*largest=*/true);
+  IndexExpr hi = tightest(his, /*largest=*/false);
+  ranges[iv] = IndexRange{lo, hi};
+  auto end = IndexExpr::combine(hi, 1, IndexExpr::ofConstant(1));
+  if (!end)
+    return fail(domain, "an index range that overflows");
+  when.push_back({lo, *end});
+  return true;
+}
+
+void Planner::walkDomain(DomainOp domain, Conditions &when) {
   SmallVector<IndexRange> symbols;
   for (Value operand : domain.getBoundOperands()) {
     auto r = rangeOf(operand, domain);
@@ -455,30 +578,8 @@ void Planner::walkDomain(DomainOp domain, Conditions &when) {
     symbols.push_back(*r);
   }
   size_t depth = when.size();
-  for (unsigned d = 0; d < domain.getRank(); ++d) {
-    auto lb = evalAffine(domain.getLowerBounds().getResult(d), symbols,
-                         domain);
-    auto ub = evalAffine(domain.getUpperBounds().getResult(d), symbols,
-                         domain);
-    if (!lb || !ub)
-      return;
-    auto last = lastBefore(*ub);
-    if (!last) {
-      fail(domain, "an index range that overflows");
-      return;
-    }
-    auto span = add(*ub, -1, *lb);
-    if (!span) {
-      fail(domain, "an index range that overflows");
-      return;
-    }
-    Value iv = domain.getInductionVars()[d];
-    recordFit(iv, *lb, when);
-    recordFit(iv, *ub, when);
-    recordFit(iv, *span, when);
-    ranges[iv] = IndexRange{lb->lo, last->hi};
-    when.push_back({lb->lo, ub->hi});
-  }
+  if (!walkBounds(domain, symbols, when))
+    return;
   for (Operation &op : *domain.getBodyBlock()) {
     auto accessOp = dyn_cast<AccessOpInterface>(&op);
     if (!accessOp) {

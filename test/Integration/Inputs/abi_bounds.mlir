@@ -2,8 +2,10 @@
 // and i+1 for i in [1, n) (so u needs n + 1 points, v n), a 2-D one
 // reading a one column right of the domain (a needs n + 1 columns), and
 // one reading u one past a domain that ends at 2 * n (u needs 2 * n + 1
-// points: a bound that can leave 64 bits), and one reading the fixed
-// element w[1][4] at every point (w needs 2 rows and 5 columns).
+// points: a bound that can leave 64 bits), one reading the fixed
+// element w[1][4] at every point (w needs 2 rows and 5 columns), and one
+// on the triangle j in [i, n) reading a one column right (a needs n + 1
+// columns, as the triangle's last column n - 1 gives).
 func.func @shift(%u: memref<?xf64> {stencil.active}, %v: memref<?xf64> {stencil.active},
                  %n: index) {
   stencil.domain (%i) = (1) to (%n) {
@@ -37,6 +39,14 @@ func.func @taps(%w: memref<?x?xf64>, %v: memref<?xf64>, %n: index) {
   stencil.domain (%i) = (0) to (%n) {
     %x = stencil.gather %w[1, 4] dims [_, _] : memref<?x?xf64>
     stencil.store %x to %v : memref<?xf64>
+  }
+  return
+}
+
+func.func @triangle(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, %i) to (%n, %n) {
+    %x = stencil.gather %a[0, 1] : memref<?x?xf64>
+    stencil.store %x to %b : memref<?x?xf64>
   }
   return
 }

@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
     _mlir_ciface_shift_adjoint(&U, &V, N, &UB, &VB);
     _mlir_ciface_twice(&U, &V, N / 2);
     _mlir_ciface_taps(&W, &V, N);
+    _mlir_ciface_triangle(&A, &B, N);
     /* No point at all: nothing is accessed, whatever the extents. */
     _mlir_ciface_shift(&U, &V, INT64_MIN);
   } else if (!strcmp(c, "u-short")) {
@@ -45,6 +46,10 @@ int main(int argc, char **argv) {
     W.sizes[1] = 4;
     W.strides[0] = 4;
     _mlir_ciface_taps(&W, &V, N);
+  } else if (!strcmp(c, "triangle-narrow")) {
+    A.sizes[1] = N;
+    A.strides[0] = N;
+    _mlir_ciface_triangle(&A, &B, N);
   } else if (!strcmp(c, "overflow")) {
     _mlir_ciface_twice(&U, &V, INT64_MAX / 2 + 1);
   }
