@@ -28,6 +28,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -172,7 +173,12 @@ private:
   bool walkGroupBounds(DomainOp domain, unsigned d,
                        ArrayRef<IndexRange> symbols, Conditions &when);
   void record(const View &view, ArrayRef<IndexRange> indices, bool writes,
-              const Conditions &when);
+              const Conditions &when,
+              std::optional<unsigned> onlyIndex = std::nullopt,
+              ArrayRef<unsigned> skipIndices = {});
+  void recordAccess(DomainOp domain, AccessOpInterface access,
+                    const View &view, ArrayRef<IndexRange> indices,
+                    const Conditions &when);
   void recordFit(Value value, const IndexRange &range, const Conditions &when);
   void walkBlock(Block &block, Conditions &when);
   void walkOp(Operation *op, Conditions &when);
@@ -182,8 +188,16 @@ private:
   void access(Operation *op, Value array, ValueRange indices, bool writes,
               const Conditions &when);
 
+  /// A range of a nonrectangular domain's coordinate that holds under
+  /// `conditions`: one per choice of its tightest lower and upper ends.
+  struct Alternative {
+    IndexRange range;
+    Conditions conditions;
+  };
+
   func::FuncOp func;
   DenseMap<Value, IndexRange> ranges;
+  DenseMap<Value, std::vector<Alternative>> alternatives;
   DenseMap<Value, View> views;
   FunctionAccessBounds out;
   llvm::StringSet<> seen;
@@ -240,9 +254,19 @@ std::optional<IndexRange> Planner::evalAffine(AffineExpr expr,
   return std::nullopt;
 }
 
-void Planner::record(const View &view, ArrayRef<IndexRange> indices, bool writes,
-                     const Conditions &when) {
+/// Records the index ranges of one access of `view`, one per dimension of
+/// its arguments. With `onlyIndex`, only the dimensions that `indices`
+/// position decides; `skipIndices` leaves out those its positions decide.
+void Planner::record(const View &view, ArrayRef<IndexRange> indices,
+                     bool writes, const Conditions &when,
+                     std::optional<unsigned> onlyIndex,
+                     ArrayRef<unsigned> skipIndices) {
   for (auto [dim, mapping] : llvm::enumerate(view.dims)) {
+    if (onlyIndex && mapping.viewDim != int64_t(*onlyIndex))
+      continue;
+    if (mapping.viewDim >= 0 &&
+        llvm::is_contained(skipIndices, unsigned(mapping.viewDim)))
+      continue;
     IndexRange r = mapping.offset;
     if (mapping.viewDim >= 0) {
       auto shifted = add(mapping.offset, mapping.stride,
@@ -492,38 +516,51 @@ static bool knownAtMost(const IndexExpr &a, const IndexExpr &b) {
   return diff && diff->terms.empty() && diff->constant >= 0;
 }
 
-/// Of the candidate ends `ends`, each a sound bound on its own, the one
-/// that is known to be the tightest (largest with `largest`, else
-/// smallest) where they differ by constants, else the one with the fewest
-/// and smallest coefficients (a guess that changes only how many calls the
-/// check refuses, never whether a refused call was out of bounds).
-static IndexExpr tightest(ArrayRef<IndexExpr> ends, bool largest) {
-  auto weight = [](const IndexExpr &e) {
-    int64_t w = 0;
-    for (auto [arg, coeff] : e.terms)
-      w += coeff < 0 ? -coeff : coeff;
-    return w;
-  };
-  IndexExpr best = ends.front();
-  for (const IndexExpr &e : ends.drop_front()) {
-    bool better = largest ? knownAtMost(best, e) : knownAtMost(e, best);
-    bool comparable = knownAtMost(best, e) || knownAtMost(e, best);
-    if (better || (!comparable && weight(e) < weight(best)))
-      best = e;
+/// Drops from `ends` those known not to be the tightest (another is known
+/// larger with `largest`, else smaller); ties keep the first.
+static SmallVector<IndexExpr> undominated(ArrayRef<IndexExpr> ends,
+                                          bool largest) {
+  SmallVector<IndexExpr> out;
+  for (auto [k, e] : llvm::enumerate(ends)) {
+    bool dominated = llvm::any_of(llvm::enumerate(ends), [&](auto other) {
+      const IndexExpr &o = other.value();
+      if (other.index() == k)
+        return false;
+      bool tighter = largest ? knownAtMost(e, o) : knownAtMost(o, e);
+      bool tie = knownAtMost(e, o) && knownAtMost(o, e);
+      return tighter && (!tie || other.index() < k);
+    });
+    if (!dominated)
+      out.push_back(e);
   }
-  return best;
+  return out;
 }
 
+/// `a <= b` as a condition `a < b + 1`; nullopt on overflow.
+static std::optional<std::pair<IndexExpr, IndexExpr>>
+atMost(const IndexExpr &a, const IndexExpr &b) {
+  auto next = IndexExpr::combine(b, 1, IndexExpr::ofConstant(1));
+  if (!next)
+    return std::nullopt;
+  return std::make_pair(a, *next);
+}
+
+/// The largest number of alternative ranges of one coordinate.
+constexpr size_t kMaxAlternatives = 16;
+
 /// Dimension `d` of a nonrectangular domain: a max of lower and a min of
-/// upper expressions over the symbols and the outer coordinates, whose
-/// ranges are known. Every expression is evaluated over intervals; any one
-/// lower expression bounds the coordinate from below and any one upper
-/// expression from above, so each end of its range is the tightest of its
-/// candidates. The values the lowering computes (each expression, and the
-/// row's span, some upper minus some lower one) are checked to fit. The
-/// row runs only if its bounds' range is not empty, which the interval
-/// condition over-approximates: the check may then hold a call to arrays
-/// that an empty row would not have touched, never the reverse.
+/// upper expressions over the symbols and the outer coordinates. Every
+/// expression is evaluated over intervals (the outer coordinates over
+/// their ranges), so that each lower expression's smallest value bounds
+/// the coordinate from below and each upper one's largest from above. The
+/// tightest of those ends depends on the sizes where two of them are not
+/// comparable as expressions: the coordinate then gets one alternative
+/// range per choice, each under the conditions that make its ends the
+/// tightest, and an access through it one record per alternative. The row
+/// runs only if every lower end is below every upper end (exact where the
+/// bounds use no outer coordinate). The values the lowering computes (each
+/// expression, and the row's span, some upper minus some lower one) are
+/// checked to fit.
 bool Planner::walkGroupBounds(DomainOp domain, unsigned d,
                               ArrayRef<IndexRange> symbols, Conditions &when) {
   SmallVector<IndexRange> outer;
@@ -544,14 +581,11 @@ bool Planner::walkGroupBounds(DomainOp domain, unsigned d,
   if (!evalAll(domain.getLowerBoundMap(d), lowers) ||
       !evalAll(domain.getUpperBoundMap(d), uppers))
     return false;
-  SmallVector<IndexExpr> los, his;
+  SmallVector<IndexExpr> los, ends;
   for (const IndexRange &lb : lowers)
     los.push_back(lb.lo);
   for (const IndexRange &ub : uppers) {
-    auto last = lastBefore(ub);
-    if (!last)
-      return fail(domain, "an index range that overflows");
-    his.push_back(last->hi);
+    ends.push_back(ub.hi);
     for (const IndexRange &lb : lowers) {
       auto span = add(ub, -1, lb);
       if (!span)
@@ -559,14 +593,65 @@ bool Planner::walkGroupBounds(DomainOp domain, unsigned d,
       recordFit(iv, *span, when);
     }
   }
-  IndexExpr lo = tightest(los, /*largest=*/true);
-  IndexExpr hi = tightest(his, /*largest=*/false);
-  ranges[iv] = IndexRange{lo, hi};
-  auto end = IndexExpr::combine(hi, 1, IndexExpr::ofConstant(1));
-  if (!end)
-    return fail(domain, "an index range that overflows");
-  when.push_back({lo, *end});
+  los = undominated(los, /*largest=*/true);
+  ends = undominated(ends, /*largest=*/false);
+  if (los.size() * ends.size() > kMaxAlternatives)
+    return fail(domain, "a nonrectangular bound with too many expressions "
+                        "whose order depends on the sizes");
+  std::vector<Alternative> alts;
+  for (auto [i, lo] : llvm::enumerate(los))
+    for (auto [j, end] : llvm::enumerate(ends)) {
+      auto last = IndexExpr::combine(end, -1, IndexExpr::ofConstant(1));
+      if (!last)
+        return fail(domain, "an index range that overflows");
+      Alternative alt{IndexRange{lo, *last}, {}};
+      for (auto [k, other] : llvm::enumerate(los))
+        if (k != i)
+          alt.conditions.push_back(*atMost(other, lo));
+      for (auto [k, other] : llvm::enumerate(ends))
+        if (k != j)
+          alt.conditions.push_back(*atMost(end, other));
+      alts.push_back(std::move(alt));
+    }
+  for (const IndexExpr &lo : los)
+    for (const IndexExpr &end : ends)
+      when.push_back({lo, end});
+  // The range other uses see (arithmetic on the coordinate, the bounds of
+  // inner dimensions): any alternative is a sound one.
+  ranges[iv] = alts.front().range;
+  if (alts.size() > 1)
+    alternatives[iv] = std::move(alts);
   return true;
+}
+
+/// Records an access of a domain's body whose indices are `indices`: once
+/// with the coordinates' ranges, and, for each index through a coordinate
+/// with alternative ranges, once per alternative under its conditions.
+void Planner::recordAccess(DomainOp domain, AccessOpInterface access,
+                           const View &view, ArrayRef<IndexRange> indices,
+                           const Conditions &when) {
+  SmallVector<std::pair<unsigned, Value>> split;
+  for (auto [pos, dim] : llvm::enumerate(access.getIterationDims()))
+    if (dim != kFixedDim &&
+        alternatives.count(domain.getInductionVars()[dim]))
+      split.push_back({unsigned(pos), domain.getInductionVars()[dim]});
+  SmallVector<unsigned> positions =
+      llvm::to_vector(llvm::make_first_range(split));
+  record(view, indices, access.isWrite(), when, std::nullopt, positions);
+  SmallVector<int64_t> offsets = llvm::to_vector(access.getArrayOffset());
+  for (auto [pos, iv] : split)
+    for (const Alternative &alt : alternatives[iv]) {
+      auto r = add(alt.range, 1, point(offsets[pos]));
+      if (!r) {
+        fail(access, "an index range that overflows");
+        return;
+      }
+      SmallVector<IndexRange> shifted(indices);
+      shifted[pos] = *r;
+      Conditions under(when);
+      under.append(alt.conditions.begin(), alt.conditions.end());
+      record(view, shifted, access.isWrite(), under, pos);
+    }
 }
 
 void Planner::walkDomain(DomainOp domain, Conditions &when) {
@@ -610,7 +695,7 @@ void Planner::walkDomain(DomainOp domain, Conditions &when) {
       indices.push_back(*r);
     }
     if (!it->second.local)
-      record(it->second, indices, accessOp.isWrite(), when);
+      recordAccess(domain, accessOp, it->second, indices, when);
   }
   when.resize(depth);
 }

@@ -5,7 +5,10 @@
 // points: a bound that can leave 64 bits), one reading the fixed
 // element w[1][4] at every point (w needs 2 rows and 5 columns), and one
 // on the triangle j in [i, n) reading a one column right (a needs n + 1
-// columns, as the triangle's last column n - 1 gives).
+// columns, as the triangle's last column n - 1 gives), and a window
+// i in [max(1, n - 6), min(n - 1, 5)) reading u at i - 1 and i + 1, whose
+// ends depend on n (u needs n points for n <= 6, none for n <= 2 or
+// n >= 11, 6 in between).
 func.func @shift(%u: memref<?xf64> {stencil.active}, %v: memref<?xf64> {stencil.active},
                  %n: index) {
   stencil.domain (%i) = (1) to (%n) {
@@ -47,6 +50,16 @@ func.func @triangle(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %n: index) {
   stencil.domain (%i, %j) = (0, %i) to (%n, %n) {
     %x = stencil.gather %a[0, 1] : memref<?x?xf64>
     stencil.store %x to %b : memref<?x?xf64>
+  }
+  return
+}
+
+func.func @window(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
+  stencil.domain (%i) = (max(1, %n - 6)) to (min(%n - 1, 5)) {
+    %x = stencil.gather %u[-1] : memref<?xf64>
+    %y = stencil.gather %u[1] : memref<?xf64>
+    %s = arith.addf %x, %y : f64
+    stencil.store %s to %v : memref<?xf64>
   }
   return
 }

@@ -30,6 +30,13 @@ int main(int argc, char **argv) {
     _mlir_ciface_twice(&U, &V, N / 2);
     _mlir_ciface_taps(&W, &V, N);
     _mlir_ciface_triangle(&A, &B, N);
+    /* The window at n = 3 reads u at 0..2, at n = 10 at 3..5, at n = 0
+     * nothing. */
+    StencilMemRef1D_f64 U3 = stencil_memref1d_f64(u, 3);
+    StencilMemRef1D_f64 U0 = stencil_memref1d_f64(u, 0);
+    _mlir_ciface_window(&U3, &V, 3);
+    _mlir_ciface_window(&U, &V, N);
+    _mlir_ciface_window(&U0, &V, 0);
     /* No point at all: nothing is accessed, whatever the extents. */
     _mlir_ciface_shift(&U, &V, INT64_MIN);
   } else if (!strcmp(c, "u-short")) {
@@ -50,6 +57,9 @@ int main(int argc, char **argv) {
     A.sizes[1] = N;
     A.strides[0] = N;
     _mlir_ciface_triangle(&A, &B, N);
+  } else if (!strcmp(c, "window-short")) {
+    U.sizes[0] = 2;
+    _mlir_ciface_window(&U, &V, 3);
   } else if (!strcmp(c, "overflow")) {
     _mlir_ciface_twice(&U, &V, INT64_MAX / 2 + 1);
   }
