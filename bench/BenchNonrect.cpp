@@ -37,9 +37,9 @@
 #include <utility>
 #include <vector>
 
+using stencil::bench::PendingBenchmark;
+using stencil::bench::registerInRounds;
 using stencil::bench::roundCount;
-using stencil::bench::roundName;
-using stencil::bench::roundOrder;
 using stencil::bench::threadList;
 
 namespace {
@@ -162,11 +162,9 @@ std::pair<int64_t, int64_t> sizes() {
   return {n2, n3};
 }
 
-using Pending = std::pair<std::string, std::function<void(benchmark::State &)>>;
-
-std::vector<Pending> allBenchmarks() {
+std::vector<PendingBenchmark> allBenchmarks() {
   auto [n2, n3] = sizes();
-  std::vector<Pending> out;
+  std::vector<PendingBenchmark> out;
   for (const Kernel &k : kernels)
     for (int threads : threadList())
       for (bool adjoint : {false, true}) {
@@ -198,15 +196,8 @@ int main(int argc, char **argv) {
     ok &= dotProductTest(k, k.threeD ? 19 : 37);
   if (!ok)
     return 1;
-  int rounds = roundCount();
-  std::vector<Pending> benchmarks = allBenchmarks();
-  for (int round = 0; round < rounds; ++round) {
-    roundOrder(benchmarks, round, rounds);
-    for (auto &[name, body] : benchmarks)
-      benchmark::RegisterBenchmark(roundName(name, round, rounds).c_str(), body)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-  }
+  std::vector<PendingBenchmark> benchmarks = allBenchmarks();
+  registerInRounds(benchmarks, roundCount());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -16,11 +16,15 @@
 
 #include "BenchSupport.h"
 
+#include <benchmark/benchmark.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stencil::bench {
@@ -63,6 +67,25 @@ void roundOrder(std::vector<T> &items, int round, int rounds) {
     return;
   std::mt19937 rng(static_cast<unsigned>(round));
   std::shuffle(items.begin(), items.end(), rng);
+}
+
+/// A benchmark not yet registered: its name and its body.
+using PendingBenchmark =
+    std::pair<std::string, std::function<void(benchmark::State &)>>;
+
+/// Registers every benchmark of `benchmarks` once per round of `rounds`,
+/// round after round, each round in its own order (roundOrder), timed in
+/// real time and reported in milliseconds.
+inline void registerInRounds(std::vector<PendingBenchmark> &benchmarks,
+                             int rounds) {
+  for (int round = 0; round < rounds; ++round) {
+    roundOrder(benchmarks, round, rounds);
+    for (auto &[name, body] : benchmarks)
+      benchmark::RegisterBenchmark(roundName(name, round, rounds).c_str(),
+                                   body)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+  }
 }
 
 } // namespace stencil::bench

@@ -59,9 +59,8 @@
 #include <string>
 #include <vector>
 
+using stencil::bench::registerInRounds;
 using stencil::bench::roundCount;
-using stencil::bench::roundName;
-using stencil::bench::roundOrder;
 using stencil::bench::threadList;
 
 namespace {
@@ -200,7 +199,7 @@ std::vector<std::string> buildNames(const std::string &kernel) {
 }
 
 /// A benchmark of a case: its name and its function.
-using Pending = std::pair<std::string, std::function<void(benchmark::State &)>>;
+using Pending = stencil::bench::PendingBenchmark;
 
 /// Adds `name` for (c, threads) to `out`, running `body` on a problem of
 /// the case's size (`steps` overrides its T).
@@ -302,14 +301,7 @@ int main(int argc, char **argv) {
   // Case after case; within a case, round after round (BenchThreads.h).
   for (Case c : caseList()) {
     std::vector<Pending> benchmarks = caseBenchmarks(c);
-    for (int round = 0; round < rounds; ++round) {
-      roundOrder(benchmarks, round, rounds);
-      for (auto &[name, body] : benchmarks)
-        benchmark::RegisterBenchmark(roundName(name, round, rounds).c_str(),
-                                     body)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
-    }
+    registerInRounds(benchmarks, rounds);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
