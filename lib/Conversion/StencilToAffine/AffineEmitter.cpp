@@ -124,11 +124,19 @@ scf::IfOp mlir::stencil::emitNonEmptyGuard(OpBuilder &builder, Location loc,
     nonEmpty = nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty, less)
                         : less;
   };
-  // A dimension whose bounds use a coordinate is left to its loops.
+  // Every lower expression must lie below every upper one for a row to
+  // run; where both are of the sizes alone (in a nonrectangular domain
+  // too), that is checked here, in exact arithmetic. Expressions of a
+  // coordinate are left to the loops.
+  auto ofSizes = [](AffineExpr expr) {
+    bool dims = false;
+    expr.walk([&](AffineExpr x) { dims |= isa<AffineDimExpr>(x); });
+    return !dims;
+  };
   for (unsigned k = 0, e = bounds.getRank(); k < e; ++k)
-    if (bounds.lower[k].getNumDims() == 0 && bounds.upper[k].getNumDims() == 0)
-      for (AffineExpr lowerExpr : bounds.lower[k].getResults())
-        for (AffineExpr upperExpr : bounds.upper[k].getResults())
+    for (AffineExpr lowerExpr : bounds.lower[k].getResults())
+      for (AffineExpr upperExpr : bounds.upper[k].getResults())
+        if (ofSizes(lowerExpr) && ofSizes(upperExpr))
           require(lowerExpr, upperExpr);
   if (!nonEmpty)
     return nullptr;
