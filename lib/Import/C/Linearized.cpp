@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -360,11 +361,14 @@ LogicalResult mlir::stencil::importc::planLinearized(Analysis &a) {
 //===----------------------------------------------------------------------===//
 
 /// An affine bound over the size parameters as a polynomial (nullopt for
-/// divisions and modulo).
-static std::optional<Polynomial> boundPolynomial(AffineExpr expr,
-                                                 ArrayRef<unsigned> symbols,
-                                                 LinearizedState &state,
-                                                 const Analysis &a) {
+/// divisions and modulo): its smallest value, or its largest with
+/// `largest`, where it uses outer counters (dimensions), whose extreme
+/// values `dim` gives.
+static std::optional<Polynomial>
+boundPolynomial(AffineExpr expr, ArrayRef<unsigned> symbols,
+                LinearizedState &state, const Analysis &a,
+                function_ref<std::optional<Polynomial>(unsigned, bool)> dim,
+                bool largest) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
     return Polynomial::constant(c.getValue());
   if (auto s = dyn_cast<AffineSymbolExpr>(expr)) {
@@ -376,12 +380,21 @@ static std::optional<Polynomial> boundPolynomial(AffineExpr expr,
         return Polynomial::atom(state.atomOf(decl, /*counter=*/false));
     return std::nullopt;
   }
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return dim ? dim(d.getPosition(), largest) : std::nullopt;
   auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!bin || (bin.getKind() != AffineExprKind::Add &&
                bin.getKind() != AffineExprKind::Mul))
     return std::nullopt;
-  std::optional<Polynomial> lhs = boundPolynomial(bin.getLHS(), symbols, state, a);
-  std::optional<Polynomial> rhs = boundPolynomial(bin.getRHS(), symbols, state, a);
+  // A negative factor turns the largest value of its operand into the
+  // smallest of the product.
+  bool flip = false;
+  if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+    flip = bin.getKind() == AffineExprKind::Mul && c.getValue() < 0;
+  std::optional<Polynomial> lhs =
+      boundPolynomial(bin.getLHS(), symbols, state, a, dim, largest != flip);
+  std::optional<Polynomial> rhs =
+      boundPolynomial(bin.getRHS(), symbols, state, a, dim, largest);
   if (!lhs || !rhs)
     return std::nullopt;
   return bin.getKind() == AffineExprKind::Add ? *lhs + *rhs : *lhs * *rhs;
@@ -433,15 +446,30 @@ LogicalResult mlir::stencil::importc::analyzeLinearized(Analysis &a,
   // The counters' ranges, from the nest's bounds.
   const NestPlan &plan = a.plan.nests[nest];
   SmallVector<unsigned> symbols = a.plan.sizeParams();
+  // In a nonrectangular nest a bound uses the outer counters: each is
+  // replaced by its own smallest or largest value, whichever makes the
+  // bound's smallest (lower) or largest (upper) value, so that the range
+  // holds every row's.
+  std::function<std::optional<Polynomial>(unsigned, bool)> extreme =
+      [&](unsigned d, bool largest) -> std::optional<Polynomial> {
+    if (!largest)
+      return boundPolynomial(plan.lower.getResult(d), symbols, state, a,
+                             extreme, false);
+    std::optional<Polynomial> end = boundPolynomial(
+        plan.upper.getResult(d), symbols, state, a, extreme, true);
+    if (!end)
+      return std::nullopt;
+    return *end + Polynomial::constant(-1);
+  };
   auto range = [&](unsigned atom) -> std::optional<CounterRange> {
     for (auto [d, var] : llvm::enumerate(counters)) {
       auto it = state.ids.find(var);
       if (it == state.ids.end() || it->second != atom)
         continue;
-      std::optional<Polynomial> lo =
-          boundPolynomial(plan.lower.getResult(d), symbols, state, a);
-      std::optional<Polynomial> hi =
-          boundPolynomial(plan.upper.getResult(d), symbols, state, a);
+      std::optional<Polynomial> lo = boundPolynomial(
+          plan.lower.getResult(d), symbols, state, a, extreme, false);
+      std::optional<Polynomial> hi = boundPolynomial(
+          plan.upper.getResult(d), symbols, state, a, extreme, true);
       if (!lo || !hi)
         return std::nullopt;
       return CounterRange{*lo, *hi};

@@ -117,7 +117,8 @@ static LogicalResult parseInc(const ForStmt *f, const Locator &loc,
 }
 
 namespace {
-/// Converts bound expressions to affine expressions of the size symbols.
+/// Converts bound expressions to affine expressions of the size symbols
+/// and, in a nest, of the counters of its enclosing loops (dimensions).
 struct BoundBuilder {
   Analysis &a;
   ArrayRef<LoopHeader> outer;
@@ -150,12 +151,11 @@ struct BoundBuilder {
 
   FailureOr<AffineExpr> symbol(const DeclRefExpr *ref) {
     const ValueDecl *decl = ref->getDecl();
-    for (const LoopHeader &h : outer)
+    // The counter of an enclosing loop of the nest: a coordinate of the
+    // domain, which makes it nonrectangular (docs/Dialect.md).
+    for (auto [k, h] : llvm::enumerate(outer))
       if (h.counter == decl)
-        return a.locator.error(ref)
-               << "the bound depends on the counter '" << decl->getName()
-               << "' of an enclosing loop: nonrectangular loop nests are not "
-                  "supported yet";
+        return getAffineDimExpr(k, a.locator.getContext());
     auto it = a.ast.paramIndex.find(decl);
     if (it == a.ast.paramIndex.end() ||
         a.plan.params[it->second].kind != ParamKind::Size)
@@ -191,8 +191,9 @@ struct BoundBuilder {
       }
       return a.locator.error(b)
              << "the bound '" << a.locator.source(b)
-             << "' is a product of parameters: loop bounds must be affine in "
-                "the integer parameters";
+             << "' is a product of parameters or counters: loop bounds must "
+                "be affine in the integer parameters and the enclosing "
+                "counters";
     default:
       return notAffine(b);
     }
@@ -227,8 +228,9 @@ struct BoundBuilder {
   FailureOr<AffineExpr> notAffine(const Expr *e) {
     return a.locator.error(e)
            << "the bound '" << a.locator.source(e)
-           << "' is not affine in the integer parameters (sums, differences "
-              "and multiples of them and of constants)";
+           << "' is not affine in the integer parameters and the enclosing "
+              "counters (sums, differences and multiples of them and of "
+              "constants)";
   }
 };
 } // namespace
@@ -336,9 +338,20 @@ LogicalResult mlir::stencil::importc::analyzeNest(Analysis &a,
     nest.counters.push_back(h.counter->getName().str());
     astNest.counters.push_back(h.counter);
   }
+  // Bounds over the outer counters make a nonrectangular domain, whose
+  // maps are over its coordinates; a box's are over the sizes only.
+  auto usesCounter = [](AffineExpr e) {
+    bool found = false;
+    e.walk([&](AffineExpr x) { found |= isa<AffineDimExpr>(x); });
+    return found;
+  };
+  unsigned dims = llvm::any_of(lower, usesCounter) ||
+                          llvm::any_of(upper, usesCounter)
+                      ? headers.size()
+                      : 0;
   unsigned symbols = a.plan.sizeParams().size();
-  nest.lower = AffineMap::get(0, symbols, lower, ctx);
-  nest.upper = AffineMap::get(0, symbols, upper, ctx);
+  nest.lower = AffineMap::get(dims, symbols, lower, ctx);
+  nest.upper = AffineMap::get(dims, symbols, upper, ctx);
   a.plan.nests.push_back(std::move(nest));
   a.ast.nests.push_back(astNest);
   return analyzeAccesses(a, a.plan.nests.size() - 1);

@@ -95,21 +95,23 @@ static json::Object paramJSON(const ParamPlan &p, const FunctionPlan &plan) {
 /// Prints `expr` with the symbols named after the C size parameters, as C
 /// would write it (`2 * m - k`).
 static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
-                        raw_ostream &os);
+                        raw_ostream &os, ArrayRef<std::string> dims = {});
 
 /// `c * x`, with parentheses around a sum.
 static void printScaled(int64_t c, AffineExpr x, ArrayRef<std::string> symbols,
-                        raw_ostream &os) {
+                        raw_ostream &os, ArrayRef<std::string> dims) {
   if (c != 1)
     os << c << " * ";
   bool paren = c != 1 && x.getKind() == AffineExprKind::Add;
   os << (paren ? "(" : "");
-  printAffine(x, symbols, os);
+  printAffine(x, symbols, os, dims);
   os << (paren ? ")" : "");
 }
 
+/// `expr` as C writes it: symbols by their names in `symbols`, dimensions
+/// (the counters of outer loops) by theirs in `dims`.
 static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
-                        raw_ostream &os) {
+                        raw_ostream &os, ArrayRef<std::string> dims) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
     os << c.getValue();
     return;
@@ -118,12 +120,16 @@ static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
     os << symbols[s.getPosition()];
     return;
   }
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    os << dims[d.getPosition()];
+    return;
+  }
   auto bin = cast<AffineBinaryOpExpr>(expr);
   AffineExpr lhs = bin.getLHS(), rhs = bin.getRHS();
   auto constant = dyn_cast<AffineConstantExpr>(rhs);
   switch (bin.getKind()) {
   case AffineExprKind::Add: {
-    printAffine(lhs, symbols, os);
+    printAffine(lhs, symbols, os, dims);
     auto mul = dyn_cast<AffineBinaryOpExpr>(rhs);
     auto factor = mul && mul.getKind() == AffineExprKind::Mul
                       ? dyn_cast<AffineConstantExpr>(mul.getRHS())
@@ -132,22 +138,22 @@ static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
       os << " - " << -constant.getValue();
     } else if (factor && factor.getValue() < 0) {
       os << " - ";
-      printScaled(-factor.getValue(), mul.getLHS(), symbols, os);
+      printScaled(-factor.getValue(), mul.getLHS(), symbols, os, dims);
     } else {
       os << " + ";
-      printAffine(rhs, symbols, os);
+      printAffine(rhs, symbols, os, dims);
     }
     return;
   }
   case AffineExprKind::Mul:
     if (constant) {
-      printScaled(constant.getValue(), lhs, symbols, os);
+      printScaled(constant.getValue(), lhs, symbols, os, dims);
       return;
     }
     os << "(";
-    printAffine(lhs, symbols, os);
+    printAffine(lhs, symbols, os, dims);
     os << ") * (";
-    printAffine(rhs, symbols, os);
+    printAffine(rhs, symbols, os, dims);
     os << ")";
     return;
   default: {
@@ -155,15 +161,17 @@ static void printAffine(AffineExpr expr, ArrayRef<std::string> symbols,
                    : bin.getKind() == AffineExprKind::CeilDiv ? " ceildiv "
                                                               : " mod ";
     os << "(";
-    printAffine(lhs, symbols, os);
+    printAffine(lhs, symbols, os, dims);
     os << ")" << op;
-    printAffine(rhs, symbols, os);
+    printAffine(rhs, symbols, os, dims);
     return;
   }
   }
 }
 
-static json::Array affineJSON(AffineMap map, const FunctionPlan &plan) {
+/// The results of `map`, as C writes them; `counters` name its dimensions.
+static json::Array affineJSON(AffineMap map, const FunctionPlan &plan,
+                              ArrayRef<std::string> counters = {}) {
   SmallVector<std::string> symbols;
   for (unsigned idx : plan.sizeParams())
     symbols.push_back(plan.params[idx].name);
@@ -171,7 +179,7 @@ static json::Array affineJSON(AffineMap map, const FunctionPlan &plan) {
   for (AffineExpr expr : map.getResults()) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    printAffine(expr, symbols, os);
+    printAffine(expr, symbols, os, counters);
     result.push_back(s);
   }
   return result;
@@ -196,8 +204,8 @@ static json::Object nestJSON(const NestPlan &n, const FunctionPlan &plan) {
     accesses.push_back(accessJSON(a, plan));
   return json::Object{{"loc", text(n.loc)},
                       {"counters", strings(n.counters)},
-                      {"lower", affineJSON(n.lower, plan)},
-                      {"upper", affineJSON(n.upper, plan)},
+                      {"lower", affineJSON(n.lower, plan, n.counters)},
+                      {"upper", affineJSON(n.upper, plan, n.counters)},
                       {"accesses", std::move(accesses)}};
 }
 

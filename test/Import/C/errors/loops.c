@@ -15,15 +15,15 @@ void down(int n, double *restrict a, const double *restrict b) {
 }
 
 void product(int n, int m, double *restrict a, const double *restrict b) {
-  // CHECK: loops.c:[[@LINE+1]]:25: error: the bound 'n * m' is a product of parameters: loop bounds must be affine in the integer parameters
+  // CHECK: loops.c:[[@LINE+1]]:25: error: the bound 'n * m' is a product of parameters or counters: loop bounds must be affine in the integer parameters and the enclosing counters
   for (int i = 0; i < n * m; i++)
     a[i] = b[i];
 }
 
-void triangle(int n, double (*restrict a)[8], const double (*restrict b)[8]) {
+void parabola(int n, double (*restrict a)[8], const double (*restrict b)[8]) {
   for (int i = 0; i < n; i++)
-    // CHECK: loops.c:[[@LINE+1]]:25: error: the bound depends on the counter 'i' of an enclosing loop: nonrectangular loop nests are not supported yet
-    for (int j = 0; j < i; j++)
+    // CHECK: loops.c:[[@LINE+1]]:27: error: the bound 'i * i' is a product of parameters or counters: loop bounds must be affine in the integer parameters and the enclosing counters
+    for (int j = 0; j < i * i; j++)
       a[i][j] = b[i][j];
 }
 
