@@ -57,6 +57,76 @@ atMost(const IndexExpr &a, const IndexExpr &b) {
 /// The largest number of alternative ranges of one coordinate.
 constexpr size_t kMaxAlternatives = 16;
 
+/// The largest number of contexts (choices of the outer coordinates'
+/// alternatives) a coordinate's alternatives are computed under.
+constexpr size_t kMaxContexts = 16;
+
+namespace {
+/// Ranges of the outer coordinates that hold under `conditions`.
+struct Context {
+  SmallVector<IndexRange> outer;
+  SmallVector<std::pair<IndexExpr, IndexExpr>> conditions;
+};
+} // namespace
+
+/// The candidate ends of a row: each lower expression's smallest value and
+/// each upper one's largest (exclusive) value over `outer`, the dominated
+/// ones left out; false if an expression is not affine.
+bool Planner::rowEnds(DomainOp domain, unsigned d,
+                      ArrayRef<IndexRange> symbols, ArrayRef<IndexRange> outer,
+                      SmallVectorImpl<IndexExpr> &los,
+                      SmallVectorImpl<IndexExpr> &ends) {
+  for (AffineExpr expr : domain.getLowerBoundMap(d).getResults()) {
+    auto r = evalAffine(expr, symbols, domain, outer);
+    if (!r)
+      return false;
+    los.push_back(r->lo);
+  }
+  for (AffineExpr expr : domain.getUpperBoundMap(d).getResults()) {
+    auto r = evalAffine(expr, symbols, domain, outer);
+    if (!r)
+      return false;
+    ends.push_back(r->hi);
+  }
+  SmallVector<IndexExpr> l = undominated(los, /*largest=*/true);
+  SmallVector<IndexExpr> e = undominated(ends, /*largest=*/false);
+  los.assign(l.begin(), l.end());
+  ends.assign(e.begin(), e.end());
+  return true;
+}
+
+/// One alternative per choice of a largest lower end in `los` and a
+/// smallest upper end in `ends`, under `base` plus the conditions that
+/// make the choice the tightest and the row non-empty; false on overflow.
+bool Planner::appendChoices(DomainOp domain, ArrayRef<IndexExpr> los,
+                            ArrayRef<IndexExpr> ends, const Conditions &base,
+                            std::vector<Alternative> &out) {
+  for (size_t i = 0; i < los.size(); ++i)
+    for (size_t j = 0; j < ends.size(); ++j) {
+      auto last = IndexExpr::combine(ends[j], -1, IndexExpr::ofConstant(1));
+      if (!last)
+        return fail(domain, "an index range that overflows");
+      Alternative alt{IndexRange{los[i], *last}, base};
+      auto require = [&](const IndexExpr &a, const IndexExpr &b) {
+        auto condition = atMost(a, b);
+        if (condition)
+          alt.conditions.push_back(*condition);
+        return condition.has_value();
+      };
+      for (size_t k = 0; k < los.size(); ++k)
+        if (k != i && !require(los[k], los[i]))
+          return fail(domain, "an index range that overflows");
+      for (size_t k = 0; k < ends.size(); ++k)
+        if (k != j && !require(ends[j], ends[k]))
+          return fail(domain, "an index range that overflows");
+      for (const IndexExpr &lo : los)
+        for (const IndexExpr &end : ends)
+          alt.conditions.push_back({lo, end});
+      out.push_back(std::move(alt));
+    }
+  return true;
+}
+
 /// Dimension `d` of a nonrectangular domain: a max of lower and a min of
 /// upper expressions over the symbols and the outer coordinates. Every
 /// expression is evaluated over intervals (the outer coordinates over
@@ -65,9 +135,11 @@ constexpr size_t kMaxAlternatives = 16;
 /// tightest of those ends depends on the sizes where two of them are not
 /// comparable as expressions: the coordinate then gets one alternative
 /// range per choice, each under the conditions that make its ends the
-/// tightest, and an access through it one record per alternative. The row
-/// runs only if every lower end is below every upper end (exact where the
-/// bounds use no outer coordinate). The values the lowering computes (each
+/// tightest, and an access through it one record per alternative; where
+/// the expressions use outer coordinates that have alternatives, the
+/// choices are made under each combination of theirs. The row runs only
+/// if every lower end is below every upper end (exact where the bounds use
+/// no outer coordinate). The values the lowering computes (each
 /// expression, and the row's span, some upper minus some lower one) are
 /// checked to fit.
 bool Planner::walkGroupBounds(DomainOp domain, unsigned d,
@@ -76,66 +148,82 @@ bool Planner::walkGroupBounds(DomainOp domain, unsigned d,
   for (unsigned k = 0; k < d; ++k)
     outer.push_back(ranges[domain.getInductionVars()[k]]);
   Value iv = domain.getInductionVars()[d];
-  auto evalAll = [&](AffineMap map, SmallVectorImpl<IndexRange> &out) {
+  // The fits, over the outer coordinates' ranges (each sound on its own).
+  SmallVector<IndexRange> lowers, uppers;
+  for (auto [map, out] : {std::make_pair(domain.getLowerBoundMap(d), &lowers),
+                          std::make_pair(domain.getUpperBoundMap(d), &uppers)})
     for (AffineExpr expr : map.getResults()) {
       auto r = evalAffine(expr, symbols, domain, outer);
       if (!r)
         return false;
       recordFit(iv, *r, when);
-      out.push_back(*r);
+      out->push_back(*r);
     }
-    return true;
-  };
-  SmallVector<IndexRange> lowers, uppers;
-  if (!evalAll(domain.getLowerBoundMap(d), lowers) ||
-      !evalAll(domain.getUpperBoundMap(d), uppers))
-    return false;
-  SmallVector<IndexExpr> los, ends;
-  for (const IndexRange &lb : lowers)
-    los.push_back(lb.lo);
-  for (const IndexRange &ub : uppers) {
-    ends.push_back(ub.hi);
+  for (const IndexRange &ub : uppers)
     for (const IndexRange &lb : lowers) {
       auto span = add(ub, -1, lb);
       if (!span)
         return fail(domain, "an index range that overflows");
       recordFit(iv, *span, when);
     }
-  }
-  los = undominated(los, /*largest=*/true);
-  ends = undominated(ends, /*largest=*/false);
+  SmallVector<IndexExpr> los, ends;
+  if (!rowEnds(domain, d, symbols, outer, los, ends))
+    return false;
   if (los.size() * ends.size() > kMaxAlternatives)
     return fail(domain, "a nonrectangular bound with too many expressions "
                         "whose order depends on the sizes");
-  std::vector<Alternative> alts;
-  for (auto [i, lo] : llvm::enumerate(los))
-    for (auto [j, end] : llvm::enumerate(ends)) {
-      auto last = IndexExpr::combine(end, -1, IndexExpr::ofConstant(1));
-      if (!last)
-        return fail(domain, "an index range that overflows");
-      Alternative alt{IndexRange{lo, *last}, {}};
-      auto require = [&](const IndexExpr &a, const IndexExpr &b) {
-        auto condition = atMost(a, b);
-        if (condition)
-          alt.conditions.push_back(*condition);
-        return condition.has_value();
-      };
-      for (auto [k, other] : llvm::enumerate(los))
-        if (k != i && !require(other, lo))
-          return fail(domain, "an index range that overflows");
-      for (auto [k, other] : llvm::enumerate(ends))
-        if (k != j && !require(end, other))
-          return fail(domain, "an index range that overflows");
-      alts.push_back(std::move(alt));
-    }
   for (const IndexExpr &lo : los)
     for (const IndexExpr &end : ends)
       when.push_back({lo, end});
+  std::vector<Alternative> plain;
+  if (!appendChoices(domain, los, ends, {}, plain))
+    return false;
   // The range other uses see (arithmetic on the coordinate, the bounds of
-  // inner dimensions): any alternative is a sound one.
-  ranges[iv] = alts.front().range;
-  if (alts.size() > 1)
-    alternatives[iv] = std::move(alts);
+  // inner dimensions): any alternative over the plain ranges is sound.
+  ranges[iv] = plain.front().range;
+
+  // The contexts: the alternatives of the outer coordinates the bounds use.
+  std::vector<Context> contexts{Context{outer, {}}};
+  auto uses = [&](unsigned k) {
+    auto usesIn = [&](AffineMap map) {
+      return llvm::any_of(map.getResults(), [&](AffineExpr e) {
+        return e.isFunctionOfDim(k);
+      });
+    };
+    return usesIn(domain.getLowerBoundMap(d)) ||
+           usesIn(domain.getUpperBoundMap(d));
+  };
+  for (unsigned k = 0; k < d; ++k) {
+    auto it = alternatives.find(domain.getInductionVars()[k]);
+    if (it == alternatives.end() || !uses(k))
+      continue;
+    if (contexts.size() * it->second.size() > kMaxContexts)
+      break; // The plain ranges of the rest: sound, only looser.
+    std::vector<Context> next;
+    for (const Context &c : contexts)
+      for (const Alternative &alt : it->second) {
+        Context n = c;
+        n.outer[k] = alt.range;
+        n.conditions.append(alt.conditions.begin(), alt.conditions.end());
+        next.push_back(std::move(n));
+      }
+    contexts = std::move(next);
+  }
+  if (contexts.size() == 1) {
+    if (plain.size() > 1)
+      alternatives[iv] = std::move(plain);
+    return true;
+  }
+  std::vector<Alternative> alts;
+  for (const Context &c : contexts) {
+    SmallVector<IndexExpr> cLos, cEnds;
+    if (!rowEnds(domain, d, symbols, c.outer, cLos, cEnds))
+      return false;
+    Conditions base(c.conditions.begin(), c.conditions.end());
+    if (!appendChoices(domain, cLos, cEnds, base, alts))
+      return false;
+  }
+  alternatives[iv] = std::move(alts);
   return true;
 }
 

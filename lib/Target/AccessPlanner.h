@@ -93,6 +93,9 @@ private:
                   Conditions &when);
   bool walkGroupBounds(DomainOp domain, unsigned d,
                        ArrayRef<IndexRange> symbols, Conditions &when);
+  bool rowEnds(DomainOp domain, unsigned d, ArrayRef<IndexRange> symbols,
+               ArrayRef<IndexRange> outer, SmallVectorImpl<IndexExpr> &los,
+               SmallVectorImpl<IndexExpr> &ends);
   void record(const View &view, ArrayRef<IndexRange> indices, bool writes,
               const Conditions &when,
               std::optional<unsigned> onlyIndex = std::nullopt,
@@ -115,6 +118,9 @@ private:
     IndexRange range;
     Conditions conditions;
   };
+  bool appendChoices(DomainOp domain, ArrayRef<IndexExpr> los,
+                     ArrayRef<IndexExpr> ends, const Conditions &base,
+                     std::vector<Alternative> &out);
 
   func::FuncOp func;
   DenseMap<Value, IndexRange> ranges;

@@ -8,7 +8,9 @@
 // columns, as the triangle's last column n - 1 gives), and a window
 // i in [max(1, n - 6), min(n - 1, 5)) reading u at i - 1 and i + 1, whose
 // ends depend on n (u needs n points for n <= 6, none for n <= 2 or
-// n >= 11, 6 in between).
+// n >= 11, 6 in between), and a skewed band i in [max(0, s), n),
+// j in [i - s, n - s) reading v[j], whose lower end of j is 0 only through
+// the lower end of i that s chooses (v needs n - s points).
 func.func @shift(%u: memref<?xf64> {stencil.active}, %v: memref<?xf64> {stencil.active},
                  %n: index) {
   stencil.domain (%i) = (1) to (%n) {
@@ -60,6 +62,15 @@ func.func @window(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
     %y = stencil.gather %u[1] : memref<?xf64>
     %s = arith.addf %x, %y : f64
     stencil.store %s to %v : memref<?xf64>
+  }
+  return
+}
+
+func.func @skew(%v: memref<?xf64>, %b: memref<?x?xf64>, %n: index,
+                %s: index) {
+  stencil.domain (%i, %j) = (max(0, %s), %i - %s) to (%n, %n - %s) {
+    %x = stencil.gather %v[0] dims [1] : memref<?xf64>
+    stencil.store %x to %b : memref<?x?xf64>
   }
   return
 }

@@ -37,6 +37,9 @@ int main(int argc, char **argv) {
     _mlir_ciface_window(&U3, &V, 3);
     _mlir_ciface_window(&U, &V, N);
     _mlir_ciface_window(&U0, &V, 0);
+    /* The band at n = 10, s = 3 reads v at 0..6 and writes b[3..9][0..6]. */
+    StencilMemRef1D_f64 V7 = stencil_memref1d_f64(u, 7);
+    _mlir_ciface_skew(&V7, &B, N, 3);
     /* No point at all: nothing is accessed, whatever the extents. */
     _mlir_ciface_shift(&U, &V, INT64_MIN);
   } else if (!strcmp(c, "u-short")) {
@@ -60,6 +63,9 @@ int main(int argc, char **argv) {
   } else if (!strcmp(c, "window-short")) {
     U.sizes[0] = 2;
     _mlir_ciface_window(&U, &V, 3);
+  } else if (!strcmp(c, "skew-short")) {
+    StencilMemRef1D_f64 V6 = stencil_memref1d_f64(u, 6);
+    _mlir_ciface_skew(&V6, &B, N, 3);
   } else if (!strcmp(c, "overflow")) {
     _mlir_ciface_twice(&U, &V, INT64_MAX / 2 + 1);
   }
