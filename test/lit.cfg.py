@@ -101,6 +101,10 @@ check_adjoint = '"%s" %s --stencil-compile stencil-compile' % (
 max_opt = " --max-opt-level 0" if getattr(config, "stencil_sanitize", "") else ""
 check_adjoint += max_opt
 config.substitutions.append(("%check_adjoint", check_adjoint))
+# gather-random-nonrect.test checks 40 random cases; a sanitizer build,
+# several times slower, checks the first 12 of them (the same seed).
+config.substitutions.append(
+    ("%nonrect_cases", "12" if getattr(config, "stencil_sanitize", "") else "40"))
 
 # MPI (docs/Distributed.md): the distributed run-time library is built when CMake finds
 # MPI, and the mpirun tests need mpicc and mpirun. scripts/install-deps.sh
