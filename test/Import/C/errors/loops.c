@@ -85,3 +85,9 @@ double sum(int n, const double *restrict a) {
     s += a[i];
   return s;
 }
+
+void half(int n, double *restrict a, const double *restrict b) {
+  // CHECK: loops.c:[[@LINE+1]]:25: error: the bound 'n / 2' is not affine in the integer parameters and the enclosing counters (sums, differences and multiples of them and of constants)
+  for (int i = 0; i < n / 2; i++)
+    a[i] = b[i];
+}
