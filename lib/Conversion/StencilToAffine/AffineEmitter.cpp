@@ -128,15 +128,11 @@ scf::IfOp mlir::stencil::emitNonEmptyGuard(OpBuilder &builder, Location loc,
   // run; where both are of the sizes alone (in a nonrectangular domain
   // too), that is checked here, in exact arithmetic. Expressions of a
   // coordinate are left to the loops.
-  auto ofSizes = [](AffineExpr expr) {
-    bool dims = false;
-    expr.walk([&](AffineExpr x) { dims |= isa<AffineDimExpr>(x); });
-    return !dims;
-  };
   for (unsigned k = 0, e = bounds.getRank(); k < e; ++k)
     for (AffineExpr lowerExpr : bounds.lower[k].getResults())
       for (AffineExpr upperExpr : bounds.upper[k].getResults())
-        if (ofSizes(lowerExpr) && ofSizes(upperExpr))
+        if (lowerExpr.isSymbolicOrConstant() &&
+            upperExpr.isSymbolicOrConstant())
           require(lowerExpr, upperExpr);
   if (!nonEmpty)
     return nullptr;

@@ -340,11 +340,7 @@ LogicalResult mlir::stencil::importc::analyzeNest(Analysis &a,
   }
   // Bounds over the outer counters make a nonrectangular domain, whose
   // maps are over its coordinates; a box's are over the sizes only.
-  auto usesCounter = [](AffineExpr e) {
-    bool found = false;
-    e.walk([&](AffineExpr x) { found |= isa<AffineDimExpr>(x); });
-    return found;
-  };
+  auto usesCounter = [](AffineExpr e) { return !e.isSymbolicOrConstant(); };
   unsigned dims = llvm::any_of(lower, usesCounter) ||
                           llvm::any_of(upper, usesCounter)
                       ? headers.size()
