@@ -87,19 +87,20 @@ static LogicalResult verifyAdjointRoles(Operation *op, NamedAttribute attr) {
                                    : "an array of strings");
 }
 
-/// `stencil.distribution` on a function: `grid`, extents of at least 1,
-/// and `halo`, a non-negative width, and nothing else.
+/// `stencil.distribution` on a function: `grid`, extents of at least 1
+/// or 0 (chosen at run time), and `halo`, a non-negative width, and
+/// nothing else.
 static LogicalResult verifyDistribution(Operation *op, NamedAttribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
   auto grid = dict ? dict.getAs<DenseI64ArrayAttr>("grid") : nullptr;
   auto halo = dict ? dict.getAs<IntegerAttr>("halo") : nullptr;
   if (!isa<FunctionOpInterface>(op) || !grid || grid.empty() ||
-      llvm::any_of(grid.asArrayRef(), [](int64_t p) { return p < 1; }) ||
+      llvm::any_of(grid.asArrayRef(), [](int64_t p) { return p < 0; }) ||
       !halo || halo.getInt() < 0 || dict.size() != 2)
     return op->emitOpError()
            << "'" << attr.getName().getValue()
            << "' must be {grid = array<i64: P0, ...>, halo = N} with every "
-              "P >= 1 and N >= 0, on a function";
+              "P >= 0 (0: chosen at run time) and N >= 0, on a function";
   return success();
 }
 

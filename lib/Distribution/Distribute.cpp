@@ -149,12 +149,14 @@ static unsigned getSumDimension(DomainOp domain) {
 static LogicalResult checkSum(DomainOp domain, ArrayRef<int64_t> grid) {
   unsigned sumDim = getSumDimension(domain);
   for (unsigned k = 0; k < grid.size(); ++k)
-    if (k != sumDim && grid[k] > 1)
+    if (k != sumDim && grid[k] != 1)
       return domain.emitOpError()
              << "computes a sum whose slices are taken along dimension "
-             << sumDim << ", but the process grid splits dimension " << k
+             << sumDim << ", but the process grid "
+             << (grid[k] == kRunTimeExtent ? "may split" : "splits")
+             << " dimension " << k
              << "; summing it in the order of one process is not supported "
-                "yet";
+                "yet (give that dimension 1 process in `grid`)";
   domain->setAttr(StencilDialect::DistributedSumAttrHelper::getNameStr(),
                   UnitAttr::get(domain.getContext()));
   return success();
@@ -592,24 +594,40 @@ static constexpr int64_t kMaxHalo = kMaxIndexConstant;
 /// an `int`.
 static constexpr int64_t kMaxGridExtent = int64_t(1) << 20;
 static constexpr int64_t kMaxProcesses = INT32_MAX;
+/// The most grid dimensions (STENCIL_DIST_MAX_DIMS of Distributed.h).
+static constexpr size_t kMaxGridRank = 8;
 
-/// Parses the `grid` option (`P0,P1,...`) into `grid`, with an error that
-/// says what is wrong with it.
+/// Parses the `grid` option (`P0,P1,...`, each a count or `?`, or `auto`:
+/// left empty here) into `grid`, with an error that says what is wrong
+/// with it.
 static LogicalResult parseGrid(ModuleOp module, StringRef spec,
                                SmallVectorImpl<int64_t> &grid) {
   if (spec.trim().empty())
     return module.emitError()
-           << "--stencil-distribute needs a process grid: grid=P0,P1,...";
+           << "--stencil-distribute needs a process grid: grid=P0,P1,... "
+              "(`?` for an extent chosen at run time) or grid=auto";
   grid.clear();
+  if (spec.trim() == "auto")
+    return success();
   SmallVector<StringRef> parts;
   spec.split(parts, ',');
+  if (parts.size() > kMaxGridRank)
+    return module.emitError()
+           << "--stencil-distribute: grid='" << spec << "' has "
+           << parts.size() << " extents; at most " << kMaxGridRank
+           << " are supported";
   int64_t processes = 1;
   for (auto [k, part] : llvm::enumerate(parts)) {
+    if (part.trim() == "?") {
+      grid.push_back(kRunTimeExtent);
+      continue;
+    }
     int64_t p;
     if (part.trim().getAsInteger(10, p))
       return module.emitError()
              << "--stencil-distribute: grid='" << spec << "' is not a "
-             << "comma-separated list of process counts (e.g. grid=2,2): "
+             << "comma-separated list of process counts or `?` (e.g. "
+                "grid=2,2 or grid=?,1): "
              << "entry " << k << " ('" << part << "') is not an integer";
     if (p < 1 || p > kMaxGridExtent)
       return module.emitError()
@@ -639,6 +657,8 @@ struct StencilDistributePass
   LogicalResult checkOptions(ModuleOp module) {
     if (failed(parseGrid(module, gridSpec, grid)))
       return failure();
+    if (grid.empty() && failed(chooseAutoGrid(module)))
+      return failure();
     if (halo < -1 || halo > kMaxHalo)
       return module.emitError()
              << "--stencil-distribute: halo must be -1 (the widest any "
@@ -650,6 +670,29 @@ struct StencilDistributePass
                 "grid @"
              << kGridName << "); --stencil-distribute runs once";
     return success();
+  }
+
+  /// grid=auto: every extent chosen at run time, as many as the
+  /// dimensions of the first function's domains.
+  LogicalResult chooseAutoGrid(ModuleOp module) {
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || !hasBlockDomains(func))
+        continue;
+      DomainOp first;
+      func.walk([&](DomainOp domain) {
+        if (!first)
+          first = domain;
+      });
+      if (first.getRank() > kMaxGridRank)
+        return first.emitOpError()
+               << "has rank " << first.getRank() << "; grid=auto distributes "
+               << "at most " << kMaxGridRank << " dimensions";
+      grid.assign(first.getRank(), kRunTimeExtent);
+      return success();
+    }
+    return module.emitError()
+           << "--stencil-distribute: grid=auto takes the grid's rank from "
+              "the functions' domains, but no function has any to distribute";
   }
 
   void runOnOperation() override {

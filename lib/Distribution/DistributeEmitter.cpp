@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistributeEmitter.h"
+#include "RuntimeCalls.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Support/Declare.h"
 
@@ -19,7 +20,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -27,23 +27,15 @@ using namespace mlir::stencil;
 
 void mlir::stencil::emitGrid(ModuleOp module, ArrayRef<int64_t> grid) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto op = shard::GridOp::create(b, module.getLoc(), kGridName, grid);
+  SmallVector<int64_t> shape;
+  for (int64_t p : grid)
+    shape.push_back(p == kRunTimeExtent ? ShapedType::kDynamic : p);
+  auto op = shard::GridOp::create(b, module.getLoc(), kGridName, shape);
   op.setPrivate();
   markRuntimeSymbol(op);
-  // The MPI lowering takes the implementation's ABI from here; a module
-  // that names one keeps it.
-  if (!module->hasAttr("dlti.map"))
-    module->setAttr("dlti.map",
-                    parseAttribute("#dlti.map<\"MPI:Implementation\" = \"MPICH\">",
-                                   module.getContext()));
 }
 
 namespace {
-/// The run-time library (Stencil/Runtime/Distributed.h).
-struct DistRuntime {
-  func::FuncOp checkGrid, blockStart, blockCount, checkExtent, checkBlock;
-};
-
 class FunctionEmitter {
 public:
   FunctionEmitter(DistributedFunction &dist, ArrayRef<int64_t> grid,
@@ -126,6 +118,15 @@ private:
   }
 
   void declareRuntime();
+  Value call(dist::Call callee, ValueRange args) {
+    return call(dist::declare(dist.func->getParentOfType<ModuleOp>(), callee),
+                args);
+  }
+  /// The grid's spec, as the run-time library reads it.
+  Value spec() {
+    return dist::globalString(b, loc, dist::specGlobalName(kGridName),
+                              dist::gridSpec(shape));
+  }
   void emitBlock();
   void emitChecks();
   Value makeView(Value memref, ArrayRef<Value> origin);
@@ -138,7 +139,7 @@ private:
   OpBuilder b;
   Location loc;
   unsigned rank;
-  DistRuntime runtime;
+  SmallVector<int64_t> shape;
   Value where;
   SmallVector<Value> extents, starts, counts, ends;
   /// Per array, the view the next domain accesses it through.
@@ -147,58 +148,37 @@ private:
 };
 } // namespace
 
-/// The run-time functions that say which block a rank owns: (global
-/// extent, ranks along the dimension, the rank's coordinate) -> its first
-/// index, its number of indices.
-static std::pair<func::FuncOp, func::FuncOp> declareBlockFunctions(
-    ModuleOp module) {
-  Type i64 = IntegerType::get(module.getContext(), 64);
-  return {lookupOrDeclareFunction(module, "stencil_dist_block_start",
-                                  {i64, i64, i64}, {i64}),
-          lookupOrDeclareFunction(module, "stencil_dist_block_count",
-                                  {i64, i64, i64}, {i64})};
-}
-
 void FunctionEmitter::declareRuntime() {
+  for (int64_t p : grid)
+    shape.push_back(p == kRunTimeExtent ? ShapedType::kDynamic : p);
+  // Sums across ranks, called by the lowering of the domains marked
+  // `stencil.distributed_sum` (StencilToAffine.cpp), with the signatures of
+  // Stencil/Runtime/Distributed.h.
   auto module = dist.func->getParentOfType<ModuleOp>();
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-  Type i64 = b.getI64Type();
-  auto declare = [&](StringRef name, TypeRange args, TypeRange results) {
-    return lookupOrDeclareFunction(module, name, args, results);
-  };
-  // The names and signatures of Stencil/Runtime/Distributed.h.
-  runtime.checkGrid = declare("stencil_dist_check_grid", {ptr, i64}, {});
-  std::tie(runtime.blockStart, runtime.blockCount) =
-      declareBlockFunctions(module);
-  runtime.checkExtent = declare("stencil_dist_check_extent",
-                                {ptr, ptr, i64, i64, i64}, {});
-  runtime.checkBlock =
-      declare("stencil_dist_check_block", {ptr, i64, i64, i64}, {});
-  // Sums across ranks, called by the lowering of the domains marked
-  // `stencil.distributed_sum` (StencilToAffine.cpp).
   if (llvm::any_of(dist.domains, [](DomainOp domain) {
         return domain.getNumResults() != 0;
       })) {
-    declare("stencil_dist_sum_f64", {ptr, i64}, {b.getF64Type()});
-    declare("stencil_dist_sum_f32", {ptr, i64}, {b.getF32Type()});
+    lookupOrDeclareFunction(module, "stencil_dist_sum_f64",
+                            {ptr, b.getI64Type()}, {b.getF64Type()});
+    lookupOrDeclareFunction(module, "stencil_dist_sum_f32",
+                            {ptr, b.getI64Type()}, {b.getF32Type()});
   }
 }
 
 void FunctionEmitter::emitBlock() {
   where = cString(("stencil_dist_where_" + dist.func.getSymName()).str(),
                   describeForRuntime(dist.func));
-  // The pass bounds the product by 2^31 - 1 (checkOptions).
-  int64_t processes = 1;
-  for (int64_t p : grid)
-    processes *= p;
-  call(runtime.checkGrid, {where, i64(processes)});
-  auto coords = shard::ProcessMultiIndexOp::create(
-      b, loc, SmallVector<Type>(rank, b.getIndexType()), kGridName);
+  call(dist::Call::CheckGrid, {where, spec()});
+  SmallVector<Type> indices(rank, b.getIndexType());
+  auto coords =
+      shard::ProcessMultiIndexOp::create(b, loc, indices, kGridName);
+  auto parts = shard::GridShapeOp::create(b, loc, indices, kGridName);
   for (unsigned k = 0; k < rank; ++k) {
-    SmallVector<Value> args = {toI64(extents[k]), i64(grid[k]),
+    SmallVector<Value> args = {toI64(extents[k]), toI64(parts->getResult(k)),
                                toI64(coords->getResult(k))};
-    starts.push_back(call(runtime.blockStart, args));
-    counts.push_back(call(runtime.blockCount, args));
+    starts.push_back(call(dist::Call::BlockStart, args));
+    counts.push_back(call(dist::Call::BlockCount, args));
     ends.push_back(add(starts[k], counts[k]));
   }
 }
@@ -234,15 +214,15 @@ void FunctionEmitter::emitChecks() {
       Value extent = memref::DimOp::create(b, loc, array, k);
       // halo <= 2^40 (checkOptions).
       Value expected = add(counts[k], constant(2 * halo));
-      call(runtime.checkExtent,
+      call(dist::Call::CheckExtent,
            {where, what, i64(k), toI64(extent), toI64(expected)});
     }
   }
   SmallVector<int64_t> widest = dist.plan.maxExchange();
   for (unsigned k = 0; k < rank; ++k)
-    if (grid[k] > 1 && widest[k] > 0)
-      call(runtime.checkBlock,
-           {where, i64(k), toI64(counts[k]), i64(widest[k])});
+    if (grid[k] != 1 && widest[k] > 0)
+      call(dist::Call::CheckBlock,
+           {where, spec(), i64(k), toI64(counts[k]), i64(widest[k])});
 }
 
 /// A view of `memref` (a block, or part of one) whose index i in dimension
@@ -281,7 +261,7 @@ void FunctionEmitter::emitExchange(const HaloExchange &exchange) {
   SmallVector<Value> origin;
   for (unsigned k = 0; k < rank; ++k) {
     int64_t lo = exchange.widths.lower[k], hi = exchange.widths.upper[k];
-    bool split = grid[k] > 1 && (lo > 0 || hi > 0);
+    bool split = grid[k] != 1 && (lo > 0 || hi > 0);
     if (!split)
       lo = hi = 0;
     offsets.push_back(b.getIndexAttr(halo - lo));
@@ -400,12 +380,14 @@ LogicalResult mlir::stencil::localizeGlobalIndices(func::FuncOp func,
              << ", which a grid of rank " << rank
              << " does not split; distributing it is not supported";
   }
-  auto [blockStart, blockCount] =
-      declareBlockFunctions(func->getParentOfType<ModuleOp>());
+  auto module = func->getParentOfType<ModuleOp>();
+  func::FuncOp blockStart = dist::declare(module, dist::Call::BlockStart);
+  func::FuncOp blockCount = dist::declare(module, dist::Call::BlockCount);
   Location loc = func.getLoc();
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
-  auto coords = shard::ProcessMultiIndexOp::create(
-      b, loc, SmallVector<Type>(rank, b.getIndexType()), kGridName);
+  SmallVector<Type> indices(rank, b.getIndexType());
+  auto coords = shard::ProcessMultiIndexOp::create(b, loc, indices, kGridName);
+  auto parts = shard::GridShapeOp::create(b, loc, indices, kGridName);
   auto toI64 = [&](Value index) -> Value {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
   };
@@ -419,10 +401,8 @@ LogicalResult mlir::stencil::localizeGlobalIndices(func::FuncOp func,
   SmallVector<Value> shifts, ends;
   Value width = arith::ConstantIndexOp::create(b, loc, halo);
   for (unsigned k = 0; k < rank; ++k) {
-    SmallVector<Value> args = {
-        toI64(extents[k]),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), grid[k]),
-        toI64(coords->getResult(k))};
+    SmallVector<Value> args = {toI64(extents[k]), toI64(parts->getResult(k)),
+                               toI64(coords->getResult(k))};
     Value start = callIndex(blockStart, args);
     Value count = callIndex(blockCount, args);
     shifts.push_back(arith::SubIOp::create(b, loc, width, start));

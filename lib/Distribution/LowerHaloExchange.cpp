@@ -1,24 +1,28 @@
-//===- LowerHaloExchange.cpp - shard.update_halo to mpi.send/recv ---------===//
+//===- LowerHaloExchange.cpp - shard ops to the distributed run-time ------===//
 //
-// This file implements --stencil-lower-halo-exchange, the smallest lowering
-// that fills the gaps of MLIR 22's --convert-shard-to-mpi for halo
-// exchanges on dynamically shaped memrefs (docs/Distributed.md): slabs are
-// packed into 1-D buffers (the MPI-to-LLVM lowering counts only the first
-// extent of a buffer), and ranks pair up by the parity of their grid
-// coordinate, so that each side of each dimension takes two rounds of
-// blocking messages however many ranks the axis has.
+// This file implements --stencil-lower-halo-exchange: `shard.update_halo`
+// on memrefs, `shard.process_multi_index` and `shard.grid_shape` become
+// packing loops and calls to the distributed run-time library
+// (Stencil/Runtime/Distributed.h). It stands in for upstream
+// --convert-shard-to-mpi, which in MLIR 22 reads dynamic extents with
+// `memref.dim` at index `kDynamic`, needs a grid of static shape, runs on
+// MPI_COMM_WORLD only and chains blocking sends across an axis
+// (docs/Distributed.md). The run-time library resolves the grid on the
+// caller's communicator at run time, so one compiled function serves every
+// rank count; each side of each split dimension packs its slab into a 1-D
+// buffer and exchanges it with one MPI_Sendrecv.
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeCalls.h"
 #include "Stencil/Distribution/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -31,53 +35,68 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 namespace {
-/// Builds the MPI code of one op: this process's rank and grid coordinates.
-class RankBuilder {
+/// Builds the run-time calls of one op on grid `grid`.
+class GridBuilder {
 public:
-  RankBuilder(Operation *op, shard::GridOp grid)
-      : b(op), loc(op->getLoc()), shape(grid.getShape()) {
-    MLIRContext *ctx = op->getContext();
-    comm = mpi::CommWorldOp::create(b, loc, mpi::CommType::get(ctx));
-    auto rankOp = mpi::CommRankOp::create(b, loc, Type(), b.getI32Type(), comm);
-    rank = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                      rankOp.getRank());
+  GridBuilder(Operation *op, shard::GridOp grid)
+      : b(op), loc(op->getLoc()), shape(grid.getShape()),
+        module(op->getParentOfType<ModuleOp>()) {
+    spec = dist::globalString(b, loc, dist::specGlobalName(grid.getSymName()),
+                              dist::gridSpec(shape));
   }
 
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
-  /// Row-major: the last grid axis varies fastest.
-  int64_t stride(unsigned axis) const {
-    int64_t s = 1;
-    for (unsigned g = axis + 1; g < shape.size(); ++g)
-      s *= shape[g];
-    return s;
+  Value i64(int64_t value) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
+  }
+  Value toI64(Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  }
+  /// A call of the run-time library; its i64 result as an index.
+  Value call(dist::Call callee, ValueRange args) {
+    auto op = func::CallOp::create(b, loc, dist::declare(module, callee), args);
+    if (op.getNumResults() == 0)
+      return {};
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                      op.getResult(0));
+  }
+  /// Processes along `axis`: a constant where the grid fixes it.
+  Value extent(unsigned axis) {
+    if (!ShapedType::isDynamic(shape[axis]))
+      return constant(shape[axis]);
+    return call(dist::Call::GridExtent, {spec, i64(axis)});
   }
   Value coordinate(unsigned axis) {
-    Value q = arith::DivUIOp::create(b, loc, rank, constant(stride(axis)));
-    return arith::RemUIOp::create(b, loc, q, constant(shape[axis]));
+    if (shape[axis] == 1)
+      return constant(0);
+    return call(dist::Call::GridCoord, {spec, i64(axis)});
   }
 
   void exchangeDimension(Value array, unsigned dim, unsigned axis, int64_t lo,
                          int64_t hi);
 
+private:
+  Value pointer(Value buffer);
+  void exchangeSide(Value array, unsigned dim, Value sendStart,
+                    Value recvStart, int64_t width, Value dest, Value source,
+                    int32_t tag);
+  void copySlab(Value array, unsigned dim, Value start, int64_t width,
+                Value buffer, bool pack);
+  void ifNeighbor(Value rank, function_ref<void()> body);
+
   OpBuilder b;
   Location loc;
   ArrayRef<int64_t> shape;
-  Value comm, rank;
-
-private:
-  void exchangeSide(Value array, unsigned dim, Value sendStart,
-                    Value recvStart, int64_t width, Value dest, Value source,
-                    Value even, int32_t tag);
-  void copySlab(Value array, unsigned dim, Value start, int64_t width,
-                Value buffer, bool pack);
+  ModuleOp module;
+  Value spec;
 };
 } // namespace
 
 /// Copies the slab [start, start + width) of dimension `dim` of `array`
 /// (all of the other dimensions) into `buffer` (pack) or back.
-void RankBuilder::copySlab(Value array, unsigned dim, Value start,
+void GridBuilder::copySlab(Value array, unsigned dim, Value start,
                            int64_t width, Value buffer, bool pack) {
   auto type = cast<MemRefType>(array.getType());
   SmallVector<Value> lbs, ubs, steps, extents;
@@ -109,9 +128,28 @@ void RankBuilder::copySlab(Value array, unsigned dim, Value start,
       });
 }
 
-void RankBuilder::exchangeSide(Value array, unsigned dim, Value sendStart,
+/// The address of `buffer`'s first element, as the run-time takes it.
+Value GridBuilder::pointer(Value buffer) {
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(
+                                              b.getContext()),
+                                  toI64(address));
+}
+
+/// Runs `body` where `rank` names a process (not -1).
+void GridBuilder::ifNeighbor(Value rank, function_ref<void()> body) {
+  Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rank,
+                                    constant(-1));
+  auto ifOp = scf::IfOp::create(b, loc, has, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+void GridBuilder::exchangeSide(Value array, unsigned dim, Value sendStart,
                                Value recvStart, int64_t width, Value dest,
-                               Value source, Value even, int32_t tag) {
+                               Value source, int32_t tag) {
   auto type = cast<MemRefType>(array.getType());
   Value volume = constant(width);
   for (unsigned k = 0; k < type.getRank(); ++k)
@@ -122,73 +160,38 @@ void RankBuilder::exchangeSide(Value array, unsigned dim, Value sendStart,
       MemRefType::get({ShapedType::kDynamic}, type.getElementType());
   Value sendBuffer = memref::AllocOp::create(b, loc, bufferType, volume);
   Value recvBuffer = memref::AllocOp::create(b, loc, bufferType, volume);
-  Value tagValue = arith::ConstantIntOp::create(b, loc, b.getI32Type(), tag);
-  Value none = constant(-1);
-  auto toI32 = [&](Value index) {
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
-  };
-  auto send = [&] {
-    Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, dest,
-                                      none);
-    auto ifOp = scf::IfOp::create(b, loc, has, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
+  ifNeighbor(dest, [&] {
     copySlab(array, dim, sendStart, width, sendBuffer, /*pack=*/true);
-    mpi::SendOp::create(b, loc, Type(), sendBuffer, tagValue, toI32(dest),
-                        comm);
-  };
-  auto receive = [&] {
-    Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                      source, none);
-    auto ifOp = scf::IfOp::create(b, loc, has, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    mpi::RecvOp::create(b, loc, Type(), recvBuffer, tagValue, toI32(source),
-                        comm);
+  });
+  Value bytes = arith::MulIOp::create(
+      b, loc, volume,
+      constant(type.getElementType().getIntOrFloatBitWidth() / 8));
+  call(dist::Call::SendRecv, {pointer(sendBuffer), toI64(dest),
+                              pointer(recvBuffer), toI64(source),
+                              toI64(bytes), i64(tag)});
+  ifNeighbor(source, [&] {
     copySlab(array, dim, recvStart, width, recvBuffer, /*pack=*/false);
-  };
-  auto order = scf::IfOp::create(b, loc, even, /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(order.thenBlock());
-    send();
-    receive();
-    b.setInsertionPointToStart(order.elseBlock());
-    receive();
-    send();
-  }
+  });
   memref::DeallocOp::create(b, loc, sendBuffer);
   memref::DeallocOp::create(b, loc, recvBuffer);
 }
 
 /// Fills the halo of width `lo` below and `hi` above the owned part of
 /// dimension `dim` from the neighbours along grid axis `axis`.
-void RankBuilder::exchangeDimension(Value array, unsigned dim, unsigned axis,
+void GridBuilder::exchangeDimension(Value array, unsigned dim, unsigned axis,
                                     int64_t lo, int64_t hi) {
-  Value c = coordinate(axis);
-  Value step = constant(stride(axis));
-  Value none = constant(-1);
-  Value hasLower = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, c,
-                                         constant(0));
-  Value hasUpper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                         constant(shape[axis] - 1));
-  Value lower = arith::SelectOp::create(
-      b, loc, hasLower, arith::SubIOp::create(b, loc, rank, step), none);
-  Value upper = arith::SelectOp::create(
-      b, loc, hasUpper, arith::AddIOp::create(b, loc, rank, step), none);
-  Value parity = arith::RemUIOp::create(b, loc, c, constant(2));
-  Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, parity,
-                                     constant(0));
+  Value lower = call(dist::Call::Neighbor, {spec, i64(axis), i64(-1)});
+  Value upper = call(dist::Call::Neighbor, {spec, i64(axis), i64(1)});
   Value extent = memref::DimOp::create(b, loc, array, dim);
   int32_t tag = 0x5100 + 2 * int32_t(dim);
   if (lo > 0) // My top owned rows are the upper neighbour's lower halo.
     exchangeSide(array, dim,
                  arith::SubIOp::create(b, loc, extent, constant(hi + lo)),
-                 constant(0), lo, upper, lower, even, tag);
+                 constant(0), lo, upper, lower, tag);
   if (hi > 0) // My bottom owned rows are the lower neighbour's upper halo.
     exchangeSide(array, dim, constant(lo),
                  arith::SubIOp::create(b, loc, extent, constant(hi)), hi,
-                 lower, upper, even, tag + 1);
+                 lower, upper, tag + 1);
 }
 
 static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
@@ -205,7 +208,12 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
     return op.emitOpError()
            << "splits more dimensions than its memref has, or has a negative "
               "halo size";
-  RankBuilder builder(op, grid);
+  if (!type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return op.emitOpError() << "exchanges elements of type "
+                            << type.getElementType()
+                            << "; only integers and floats of whole bytes are "
+                               "lowered";
   unsigned next = 0;
   for (unsigned dim = 0; dim < axes.size(); ++dim) {
     ArrayRef<int16_t> dimAxes = axes[dim].asArrayRef();
@@ -218,6 +226,14 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
              << "splits dimension " << dim
              << " over several grid axes or an axis the grid lacks, or has "
                 "too few halo sizes; only one axis per dimension is lowered";
+    ++next;
+  }
+  GridBuilder builder(op, grid);
+  next = 0;
+  for (unsigned dim = 0; dim < axes.size(); ++dim) {
+    ArrayRef<int16_t> dimAxes = axes[dim].asArrayRef();
+    if (dimAxes.empty())
+      continue;
     builder.exchangeDimension(op.getDestination(), dim, dimAxes[0],
                               halos[2 * next], halos[2 * next + 1]);
     ++next;
@@ -227,16 +243,37 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
   return success();
 }
 
-static LogicalResult lowerMultiIndex(shard::ProcessMultiIndexOp op,
-                                     shard::GridOp grid) {
-  if (!op.getAxes().empty() ||
-      op->getNumResults() != grid.getShape().size())
-    return op.emitOpError()
-           << "is lowered only over all grid axes, one result each";
-  RankBuilder builder(op, grid);
-  for (unsigned axis = 0; axis < op.getNumResults(); ++axis)
-    op->getResult(axis).replaceAllUsesWith(builder.coordinate(axis));
-  op.erase();
+/// The grid axes `axes` (all of them if empty), checked against the grid.
+static FailureOr<SmallVector<unsigned>>
+getAxes(Operation *op, ArrayRef<int16_t> axes, shard::GridOp grid) {
+  SmallVector<unsigned> result;
+  for (unsigned axis = 0; axis < grid.getShape().size(); ++axis)
+    result.push_back(axis);
+  if (!axes.empty()) {
+    result.clear();
+    for (int16_t axis : axes) {
+      if (axis < 0 || size_t(axis) >= grid.getShape().size())
+        return op->emitOpError() << "names axis " << axis
+                                 << ", which the grid lacks";
+      result.push_back(axis);
+    }
+  }
+  if (op->getNumResults() != result.size())
+    return op->emitOpError() << "is lowered only with one result per axis";
+  return result;
+}
+
+/// Replaces each result of `op` (one per axis) by `value(axis)`.
+static LogicalResult lowerPerAxis(
+    Operation *op, ArrayRef<int16_t> axes, shard::GridOp grid,
+    function_ref<Value(GridBuilder &, unsigned)> value) {
+  FailureOr<SmallVector<unsigned>> list = getAxes(op, axes, grid);
+  if (failed(list))
+    return failure();
+  GridBuilder builder(op, grid);
+  for (auto [result, axis] : llvm::zip_equal(op->getResults(), *list))
+    result.replaceAllUsesWith(value(builder, axis));
+  op->erase();
   return success();
 }
 
@@ -244,49 +281,49 @@ namespace {
 struct StencilLowerHaloExchangePass
     : public mlir::stencil::impl::StencilLowerHaloExchangePassBase<
           StencilLowerHaloExchangePass> {
+  LogicalResult lower(Operation *op, SymbolTableCollection &symbols) {
+    auto gridOf = [&](FlatSymbolRefAttr name) {
+      auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(op, name);
+      if (!grid)
+        op->emitOpError() << "names no shard.grid";
+      return grid;
+    };
+    if (auto halo = dyn_cast<shard::UpdateHaloOp>(op)) {
+      shard::GridOp grid = gridOf(halo.getGridAttr());
+      return success(grid && succeeded(lowerUpdateHalo(halo, grid)));
+    }
+    if (auto index = dyn_cast<shard::ProcessMultiIndexOp>(op)) {
+      shard::GridOp grid = gridOf(index.getGridAttr());
+      return success(grid && succeeded(lowerPerAxis(
+                                 op, index.getAxes(), grid,
+                                 [](GridBuilder &b, unsigned axis) {
+                                   return b.coordinate(axis);
+                                 })));
+    }
+    auto shape = cast<shard::GridShapeOp>(op);
+    shard::GridOp grid = gridOf(shape.getGridAttr());
+    return success(grid && succeeded(lowerPerAxis(
+                               op, shape.getAxes(), grid,
+                               [](GridBuilder &b, unsigned axis) {
+                                 return b.extent(axis);
+                               })));
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
-    auto gridOf = [&](Operation *op, FlatSymbolRefAttr name) {
-      auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(op, name);
-      if (!grid || llvm::any_of(grid.getShape(), [](int64_t p) { return ShapedType::isDynamic(p); })) {
-        op->emitOpError() << "needs a grid of static shape";
-        return shard::GridOp();
-      }
-      return grid;
-    };
-    WalkResult result = module.walk([&](Operation *op) {
-      if (auto halo = dyn_cast<shard::UpdateHaloOp>(op)) {
-        shard::GridOp grid = gridOf(op, halo.getGridAttr());
-        if (!grid || failed(lowerUpdateHalo(halo, grid)))
-          return WalkResult::interrupt();
-        return WalkResult::skip();
-      }
-      if (auto index = dyn_cast<shard::ProcessMultiIndexOp>(op)) {
-        shard::GridOp grid = gridOf(op, index.getGridAttr());
-        if (!grid || failed(lowerMultiIndex(index, grid)))
-          return WalkResult::interrupt();
-        return WalkResult::skip();
-      }
-      return WalkResult::advance();
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<shard::UpdateHaloOp, shard::ProcessMultiIndexOp,
+              shard::GridShapeOp>(op))
+        ops.push_back(op);
     });
-    if (result.wasInterrupted())
-      return signalPassFailure();
+    for (Operation *op : ops)
+      if (failed(lower(op, symbols)))
+        return signalPassFailure();
     for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
       if (SymbolTable::symbolKnownUseEmpty(grid, module))
         grid.erase();
-    // The MPI-to-LLVM lowering reads the implementation from the module; a
-    // module with MPI ops and no choice gets MPICH's, the one the project
-    // installs (--stencil-distribute sets the same).
-    bool usesMPI = false;
-    module.walk([&](Operation *op) {
-      usesMPI |= isa_and_nonnull<mpi::MPIDialect>(op->getDialect());
-    });
-    if (usesMPI && !module->hasAttr("dlti.map"))
-      module->setAttr("dlti.map",
-                      parseAttribute(
-                          "#dlti.map<\"MPI:Implementation\" = \"MPICH\">",
-                          module.getContext()));
   }
 };
 } // namespace

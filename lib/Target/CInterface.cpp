@@ -11,6 +11,7 @@
 
 #include "Stencil/ABI/StencilABI.h"
 #include "Stencil/Dialect/StencilDialect.h"
+#include "Stencil/Distribution/DistributionPlan.h"
 #include "Stencil/Runtime/Checkpoint.h"
 #include "Stencil/Target/Passes.h"
 
@@ -218,9 +219,20 @@ static void printPrototype(const CEntryPoint &entry, raw_ostream &os) {
   os << "\n";
   if (!entry.grid.empty()) {
     os << "/// Distributed over a ";
-    llvm::interleave(entry.grid, os, "x");
-    os << " process grid: each array is the rank's block with " << entry.halo
-       << " halo points per side (docs/Distributed.md).\n";
+    llvm::interleave(
+        entry.grid, os,
+        [&](int64_t p) {
+          if (p == kRunTimeExtent)
+            os << "?";
+          else
+            os << p;
+        },
+        "x");
+    os << " process grid (`?`: chosen at run time): each array is the "
+          "rank's block with "
+       << entry.halo
+       << " halo points per side; stencil_dist_layout_" << entry.symbol
+       << "() describes them (docs/Distributed.md).\n";
   }
   if (!entry.adjointOf.empty())
     os << "/// Adjoint of @" << entry.adjointOf << ": pass @" << entry.adjointOf
@@ -246,6 +258,20 @@ static void printPrototype(const CEntryPoint &entry, raw_ostream &os) {
     os << "void";
   llvm::interleaveComma(params, os);
   os << ");\n\n";
+}
+
+/// The layout of a distributed entry point's arrays, for
+/// stencil_dist_block_init (Stencil/Runtime/Distributed.h).
+static void printLayout(const CEntryPoint &entry, raw_ostream &os) {
+  if (entry.grid.empty())
+    return;
+  os << "/// The blocks of @" << entry.symbol
+     << "'s arrays: grid (0: chosen at run time) and halo.\n"
+     << "static inline stencil_dist_layout stencil_dist_layout_"
+     << entry.symbol << "(void) {\n  stencil_dist_layout layout = {"
+     << entry.grid.size() << ", " << entry.halo << ", {";
+  llvm::interleaveComma(entry.grid, os);
+  os << "}};\n  return layout;\n}\n\n";
 }
 
 static void printResultsStruct(const CEntryPoint &entry, raw_ostream &os) {
@@ -280,11 +306,15 @@ void mlir::stencil::printCHeader(ArrayRef<CEntryPoint> entryPoints,
      << "/* C ABI: docs/ABI.md. Arrays passed to one call must not overlap. "
      << "*/\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include \"Stencil/ABI/StencilABI.h\"\n\n"
-     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+     << "#include \"Stencil/ABI/StencilABI.h\"\n";
+  if (llvm::any_of(entryPoints,
+                   [](const CEntryPoint &entry) { return !entry.grid.empty(); }))
+    os << "#include \"Stencil/Runtime/Distributed.h\"\n";
+  os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const CEntryPoint &entry : entryPoints) {
     printResultsStruct(entry, os);
     printPrototype(entry, os);
+    printLayout(entry, os);
   }
   os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n"
      << "#endif /* " << guard << " */\n";

@@ -5,18 +5,23 @@
 // views and the bounds clipped to the rank's block.
 
 // CHECK: remark: distribution plan: {"domains":[{"exchanges":[{"array":0,"widths":{{\[\[}}1,1]]}],"reach":{{\[\[}}0,0]]}],"halos":{{\[\[\[}}1,1]],{{\[\[}}0,0]],{{\[\[}}0,0]]],"max_halo":1,"rank":1}
-// CHECK: module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "MPICH">}
+// CHECK-NOT: dlti.map
+// CHECK: llvm.mlir.global internal constant @stencil_dist_grid_stencil_grid("2\00")
 // CHECK: llvm.mlir.global internal constant @stencil_dist_where_paper1d("{{.*}}distribute.mlir:{{[0-9]+}}:{{[0-9]+}}: 'paper1d'\00")
 // CHECK: shard.grid @stencil_grid(shape = 2) {stencil.runtime, sym_visibility = "private"}
 // CHECK-LABEL: func.func @paper1d(%arg0
 // CHECK-SAME: : memref<?xf64>, %[[C:[a-z0-9]+]]: memref<?xf64>, %[[U:[a-z0-9]+]]: memref<?xf64>, %[[N:[a-z0-9]+]]: index, %[[G:[a-z0-9]+]]: index)
 // CHECK-SAME: stencil.extra_args = ["global_extent_0"]
-// CHECK: call @stencil_dist_check_grid(%{{.*}}, %c2_i64)
-// CHECK: shard.process_multi_index on @stencil_grid : index
-// CHECK: call @stencil_dist_block_start
-// CHECK: call @stencil_dist_block_count
+// CHECK: %[[SPEC:.*]] = llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<2 x i8>
+// CHECK: call @stencil_dist_check_grid(%{{.*}}, %[[SPEC]])
+// CHECK: %[[COORD:.*]] = shard.process_multi_index on @stencil_grid : index
+// CHECK: %[[PARTS:.*]] = shard.grid_shape @stencil_grid : index
+// CHECK: %[[P:.*]] = arith.index_cast %[[PARTS]]
+// CHECK: %[[K:.*]] = arith.index_cast %[[COORD]]
+// CHECK: call @stencil_dist_block_start(%{{.*}}, %[[P]], %[[K]])
+// CHECK: call @stencil_dist_block_count(%{{.*}}, %[[P]], %[[K]])
 // CHECK-COUNT-3: call @stencil_dist_check_extent
-// CHECK: call @stencil_dist_check_block(%{{.*}}, %c0_i64{{.*}}, %{{.*}}, %c1_i64
+// CHECK: call @stencil_dist_check_block(%{{.*}}, %{{.*}}, %c0_i64{{.*}}, %{{.*}}, %c1_i64
 // CHECK: %[[SUB:.*]] = memref.subview %[[U]][0] [%{{.*}}] [1]
 // CHECK: shard.update_halo %[[SUB]] on @stencil_grid split_axes = {{\[\[}}0]] halo_sizes = [1, 1] {exchange = 0 : i64}
 // CHECK: %[[LO:.*]] = arith.maxsi

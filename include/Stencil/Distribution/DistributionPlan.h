@@ -29,6 +29,11 @@
 
 namespace mlir::stencil {
 
+/// A grid extent chosen at run time (`?` in the `grid` option, 0 in the
+/// `stencil.distribution` attribute and the ABI JSON, as MPI_Dims_create
+/// marks a free dimension).
+inline constexpr int64_t kRunTimeExtent = 0;
+
 /// One access of a domain: array number, whether it writes, its offset.
 struct DistAccess {
   unsigned array;

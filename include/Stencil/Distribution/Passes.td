@@ -17,15 +17,18 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
     Makes every function with stencil domains (the primal and, after
     `--stencil-adjoint`, its gather-ready adjoint) run on one block of a
     block decomposition of the global index space over the Cartesian
-    process grid `grid` (one entry per dimension, e.g. `grid=1,2,2`):
+    process grid `grid` (one entry per dimension, e.g. `grid=1,2,2`; `?`
+    for an extent the run-time library chooses on the caller's
+    communicator, as MPI_Dims_create does: `grid=?,?,?`, or `grid=auto`
+    for every dimension of the domains):
 
     - Each distributed array argument is the rank's block with a halo of
       `halo` points on every side of every dimension; the function gains
       one trailing `index` argument per dimension, the global extents
-      (`stencil.extra_args` = `global_extent_<k>`). Rank `r` of
-      `MPI_COMM_WORLD` is grid point `r` in row-major order and owns
-      `stencil_dist_block_start/count` (lib/Runtime/Distributed.c) of each
-      dimension.
+      (`stencil.extra_args` = `global_extent_<k>`). Rank `r` of the
+      library's communicator (`stencil_dist_set_comm`, default
+      `MPI_COMM_WORLD`) is grid point `r` in row-major order and owns
+      `stencil_dist_block_start/count` (lib/Runtime) of each dimension.
     - Each domain runs only the points whose writes meet the block
       (DistributionPlan.h); writes beyond the block are scratch. Domains
       are bounded in global coordinates, so the gather form's boundary
@@ -38,8 +41,7 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
       each block against the widest exchange.
 
     `report` prints the plan of each function as a remark (JSON). The
-    module gets a private `shard.grid @stencil_grid` and the
-    `dlti.map<"MPI:Implementation" = "MPICH">` the MPI lowering needs.
+    module gets a private `shard.grid @stencil_grid` (`?` extents dynamic).
 
     #### Input invariant
     - Function bodies are single blocks of stencil domains and side-effect
@@ -63,15 +65,16 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
 
     #### Output IR
     - The same functions over views of the blocks, with clipped bounds,
-      `shard.process_multi_index`, `shard.update_halo` and calls to the
-      run-time library.
+      `shard.process_multi_index`, `shard.grid_shape`, `shard.update_halo`
+      and calls to the run-time library.
   }];
   let options = [
     // A string, parsed by the pass: a list that does not parse then gets
     // an error that says why, instead of the option parser's empty one.
     Option<"gridSpec", "grid", "std::string", "",
            "Processes along each dimension, comma-separated (required; each "
-           "in [1, 2^20], their product at most 2^31 - 1)">,
+           "in [1, 2^20] or `?` for chosen at run time, the product of the "
+           "fixed ones at most 2^31 - 1), or `auto` (every one `?`)">,
     Option<"halo", "halo", "int64_t", "-1",
            "Halo width of every array (-1: the widest any function needs; "
            "at most 2^40)">,
@@ -91,29 +94,34 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
 
 def StencilLowerHaloExchangePass
     : Pass<"stencil-lower-halo-exchange", "::mlir::ModuleOp"> {
-  let summary = "Lower shard.update_halo on memrefs to mpi.send/mpi.recv";
+  let summary = "Lower shard.update_halo on memrefs to calls of the "
+                "distributed run-time library";
   let description = [{
     Lowers `shard.update_halo` (memref form, static halo sizes, one grid
-    axis per split dimension) and `shard.process_multi_index` to the `mpi`
-    dialect, and erases the `shard.grid`s nothing uses any more. It stands
-    in for upstream `--convert-shard-to-mpi`, which in MLIR 22 reads
-    dynamic extents with `memref.dim` at index `kDynamic`, chains blocking
-    sends across an axis, and sends rank > 1 buffers whose element count
-    the MPI-to-LLVM lowering takes from their first extent only
-    (docs/Distributed.md). Here each side of each split dimension packs
-    its slab into a 1-D buffer, ranks with an even grid coordinate send
-    before they receive and odd ones after, so every exchange takes two
-    rounds whatever the number of ranks; a side of width 0 or without a
-    neighbour sends nothing.
+    axis per split dimension), `shard.process_multi_index` and
+    `shard.grid_shape` to calls of the distributed run-time library
+    (`Stencil/Runtime/Distributed.h`), and erases the `shard.grid`s
+    nothing uses any more. The library resolves a grid's extents that are
+    dynamic (`?`) at run time on the communicator the caller set, so one
+    compiled function serves every rank count. It stands in for upstream
+    `--convert-shard-to-mpi`, which in MLIR 22 reads dynamic extents with
+    `memref.dim` at index `kDynamic`, needs static grids, runs on
+    MPI_COMM_WORLD only and chains blocking sends across an axis
+    (docs/Distributed.md). Each side of each split dimension packs its
+    slab into a 1-D buffer and exchanges it with the neighbours through
+    `stencil_dist_sendrecv` (one MPI_Sendrecv); a side of width 0 sends
+    nothing, a side without a neighbour packs and unpacks nothing.
 
     #### Output IR
-    - `mpi.comm_world`, `mpi.comm_rank`, `mpi.send`, `mpi.recv`, packing
-      loops (`scf.for`, `memref.load/store`) and `memref.alloc/dealloc`.
+    - Calls of `stencil_dist_grid_extent/_coord/_neighbor/_sendrecv` on
+      the grid's spec string (`stencil_dist_grid_<grid>`), packing loops
+      (`scf.for`, `memref.load/store`) and `memref.alloc/dealloc`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::mpi::MPIDialect",
     "::mlir::scf::SCFDialect",
   ];
 }

@@ -1,44 +1,150 @@
-/*===- Distributed.h - Block decomposition and checks of distributed kernels -===//
+/*===- Distributed.h - Run-time support of distributed kernels ------------===//
  *
  * The run-time support of functions distributed by --stencil-distribute
- * (docs/Distributed.md). The block decomposition is defined here once:
- * compiled kernels call these functions, and so do callers that allocate
- * the blocks.
+ * (docs/Distributed.md). Compiled kernels call these functions, and so do
+ * their callers: the block decomposition, the process grid and the
+ * communicator are defined here once.
  *
- * A dimension of global extent n over `parts` processes: process `coord`
- * (0 <= coord < parts) owns [start, start + count), the first n % parts
- * processes one point more than the others. A process may own no point.
+ * The communicator. A distributed function runs on the communicator of the
+ * library it lives in: MPI_COMM_WORLD unless the caller sets another with
+ * stencil_dist_set_comm. The setting belongs to the copy of this run-time
+ * library that the kernel library links (every kernel library links one): a
+ * program that links kernel libraries shares the first one's copy (ELF
+ * symbol resolution); a program that dlopens them (Python's ctypes does)
+ * sets each library's.
  *
- * The checks print `<file:line:col>: '<function>': error: ...` on stderr
- * and call MPI_Abort: one rank's wrong arguments would otherwise leave the
- * others waiting in an exchange.
+ * The process grid. A library is compiled for a grid whose extents are
+ * fixed or chosen at run time (0 here, `?` in `grid=?,1,1`). At run time
+ * the grid is the one the caller set with stencil_dist_set_grid, or else
+ * the one MPI_Dims_create chooses for the communicator's size with the
+ * fixed extents kept. Process `r` of the communicator is grid point `r` in
+ * row-major order (the last axis varies fastest).
+ *
+ * The blocks. A dimension of global extent n over `parts` processes:
+ * process `coord` (0 <= coord < parts) owns [start, start + count), the
+ * first n % parts processes one point more than the others. A process may
+ * own no point. Each array a distributed function takes is the process's
+ * block with `halo` points on every side of every dimension.
+ *
+ * Errors print `<file:line:col>: '<function>': error: ...` (or
+ * `stencil_dist: error: ...` for the caller's helpers) on stderr and call
+ * MPI_Abort on the communicator: one rank's wrong arguments would otherwise
+ * leave the others waiting in an exchange.
  *
  *===----------------------------------------------------------------------===*/
 
 #ifndef STENCIL_RUNTIME_DISTRIBUTED_H
 #define STENCIL_RUNTIME_DISTRIBUTED_H
 
+#include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The most dimensions a process grid has. */
+#define STENCIL_DIST_MAX_DIMS 8
+
+/*===-------------------------- Settings -------------------------------===*/
+
+/* Runs this library's distributed functions on `comm` (every process of
+ * `comm` calls them together); MPI_COMM_NULL goes back to MPI_COMM_WORLD. */
+void stencil_dist_set_comm(MPI_Comm comm);
+/* The same with the communicator's Fortran handle (MPI_Comm_c2f), which
+ * does not depend on the MPI's C types: mpi4py's `comm.py2f()`. */
+void stencil_dist_set_comm_f(int64_t handle);
+/* The communicator this library's functions run on. */
+MPI_Comm stencil_dist_comm(void);
+/* Runs on a grid of this shape (`ndims` extents whose product is the
+ * communicator's size, each fixed extent of the library's grid kept), not
+ * the one MPI_Dims_create chooses; ndims = 0 goes back to that choice. */
+void stencil_dist_set_grid(int64_t ndims, const int64_t *dims);
+
+/*===------------------- Blocks, for the caller ------------------------===*/
+
+/* What a library's header says about its distributed functions (one
+ * `stencil_dist_layout_<function>()` each): the grid's rank, the halo, and
+ * per dimension the processes along it, 0 where chosen at run time. */
+typedef struct {
+  int64_t ndims;
+  int64_t halo;
+  int64_t grid[STENCIL_DIST_MAX_DIMS];
+} stencil_dist_layout;
+
+/* This process's block of global arrays of shape `global`: the grid as the
+ * library resolves it on its communicator, this process's coordinates in
+ * it, and per dimension the first global index it owns, the number it
+ * owns, and the extent of its local array (count + 2 halo). */
+typedef struct {
+  int64_t ndims, halo;
+  int64_t global[STENCIL_DIST_MAX_DIMS];
+  int64_t grid[STENCIL_DIST_MAX_DIMS];
+  int64_t coord[STENCIL_DIST_MAX_DIMS];
+  int64_t start[STENCIL_DIST_MAX_DIMS];
+  int64_t count[STENCIL_DIST_MAX_DIMS];
+  int64_t local[STENCIL_DIST_MAX_DIMS];
+  int rank, size; /* in the communicator */
+} stencil_dist_block;
+
+/* Fills `block` for `layout` and global extents `global` (layout->ndims of
+ * them). Aborts, on every process, where the grid does not fit the
+ * communicator. */
+void stencil_dist_block_init(stencil_dist_block *block,
+                             const stencil_dist_layout *layout,
+                             const int64_t *global);
+/* The number of elements of a local array (block and halos). */
+int64_t stencil_dist_block_size(const stencil_dist_block *block);
+/* The offset in a local array of global point `index` (row-major), which
+ * may be a halo point: -1 if it is beyond the halos. */
+int64_t stencil_dist_local_offset(const stencil_dist_block *block,
+                                  const int64_t *index);
+/* A zeroed local array of elements of `elem_size` bytes (free() it). */
+void *stencil_dist_alloc(const stencil_dist_block *block, size_t elem_size);
+/* Copies the blocks of the global row-major array `global`, which process
+ * 0 of the communicator holds (others pass NULL), into every process's
+ * `local` array (its halos are left as they are). Collective. */
+void stencil_dist_scatter(const stencil_dist_block *block, size_t elem_size,
+                          const void *global, void *local);
+/* The reverse: process 0 receives every block into `global`. Collective. */
+void stencil_dist_gather(const stencil_dist_block *block, size_t elem_size,
+                         const void *local, void *global);
+
 /* The first global index of process `coord`'s block. */
 int64_t stencil_dist_block_start(int64_t n, int64_t parts, int64_t coord);
 /* The number of points of process `coord`'s block. */
 int64_t stencil_dist_block_count(int64_t n, int64_t parts, int64_t coord);
 
-/* Aborts unless MPI_COMM_WORLD has `processes` processes. */
-void stencil_dist_check_grid(const char *where, int64_t processes);
+/*===------------------ Called by compiled kernels ---------------------===*/
+
+/* `spec` is the library's grid as compiled: extents separated by commas,
+ * `?` where chosen at run time ("?,1,1"). */
+
+/* Aborts unless the grid fits the communicator (and MPI is initialized). */
+void stencil_dist_check_grid(const char *where, const char *spec);
+/* The processes along `axis` of the resolved grid, and this process's
+ * coordinate along it. */
+int64_t stencil_dist_grid_extent(const char *spec, int64_t axis);
+int64_t stencil_dist_grid_coord(const char *spec, int64_t axis);
+/* The rank of the neighbour at `direction` (-1 or +1) along `axis`, or -1
+ * where there is none. */
+int64_t stencil_dist_neighbor(const char *spec, int64_t axis,
+                              int64_t direction);
+/* Sends `bytes` bytes of `send` to `dest` and receives as many into `recv`
+ * from `source` (either -1: none), with `tag`, on the communicator. */
+void stencil_dist_sendrecv(const void *send, int64_t dest, void *recv,
+                           int64_t source, int64_t bytes, int64_t tag);
+
 /* Aborts unless dimension `dim` of `argument` (its name) has `expected`
  * points (the block and its halos). */
 void stencil_dist_check_extent(const char *where, const char *argument,
                                int64_t dim, int64_t actual, int64_t expected);
-/* Aborts if a halo of `width` points reaches past this process's block of
- * `count` points in dimension `dim` (the neighbour could not fill it). */
-void stencil_dist_check_block(const char *where, int64_t dim, int64_t count,
-                              int64_t width);
+/* Aborts if the grid splits dimension `dim` and a halo of `width` points
+ * reaches past this process's block of `count` points (the neighbour
+ * could not fill it). */
+void stencil_dist_check_block(const char *where, const char *spec,
+                              int64_t dim, int64_t count, int64_t width);
 
 /* The sum of a distributed domain: this rank's partial sums of the slices
  * it owns (`count` of them, in order), gathered from every rank and added

@@ -90,16 +90,19 @@ func.func @lf2d(%u0: memref<?x?xf64> {stencil.active},
 // DIST-LABEL:  func.func @lf2d_adjoint(
 // DIST-SAME:     %[[G0:arg[0-9]+]]: index, %[[G1:arg[0-9]+]]: index) attributes {{.*}}stencil.distribution
 // DIST:          %[[P:.*]]:2 = shard.process_multi_index on @stencil_grid
+// DIST:          %[[PARTS:.*]]:2 = shard.grid_shape @stencil_grid
 // DIST:          %[[H:.*]] = arith.constant 1 : index
 // DIST:          %[[E0:.*]] = arith.index_cast %[[G0]] : index to i64
+// DIST:          %[[Q0:.*]] = arith.index_cast %[[PARTS]]#0 : index to i64
 // DIST:          %[[C0:.*]] = arith.index_cast %[[P]]#0 : index to i64
-// DIST:          %[[S0:.*]] = call @stencil_dist_block_start(%[[E0]], %c2_i64, %[[C0]])
+// DIST:          %[[S0:.*]] = call @stencil_dist_block_start(%[[E0]], %[[Q0]], %[[C0]])
 // DIST:          %[[S0I:.*]] = arith.index_cast %[[S0]] : i64 to index
-// DIST:          %[[N0:.*]] = call @stencil_dist_block_count(%[[E0]], %c2_i64, %[[C0]])
+// DIST:          %[[N0:.*]] = call @stencil_dist_block_count(%[[E0]], %[[Q0]], %[[C0]])
 // DIST:          %[[N0I:.*]] = arith.index_cast %[[N0]] : i64 to index
 // DIST:          %[[SH0:.*]] = arith.subi %[[H]], %[[S0I]] : index
 // DIST:          %[[END0:.*]] = arith.addi %[[H]], %[[N0I]] : index
-// DIST:          call @stencil_dist_block_start(%{{.*}}, %c1_i64,
+// DIST:          %[[Q1:.*]] = arith.index_cast %[[PARTS]]#1 : index to i64
+// DIST:          call @stencil_dist_block_start(%{{.*}}, %[[Q1]],
 // DIST:          %[[SH1:.*]] = arith.subi %[[H]], %{{.*}} : index
 // DIST:          %[[END1:.*]] = arith.addi %[[H]], %{{.*}} : index
 // DIST-NOT:      stencil.global_index

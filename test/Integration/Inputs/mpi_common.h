@@ -1,6 +1,6 @@
 /*===- mpi_common.h - Shared helpers of the mpirun test drivers -----------===//
  *
- * Included once per driver (it defines MPI_Send): message counting through
+ * Included once per driver (it defines MPI_Sendrecv): message counting through
  * PMPI, loading the kernels, the test values and the finish line.
  *
  *===----------------------------------------------------------------------===*/
@@ -16,15 +16,21 @@
 /* What this rank sent since the counters were last reset. */
 static long sentMessages, sentBytes;
 
-/* Every MPI_Send of the kernels lands here (the driver is linked with
- * -rdynamic, so the libraries' undefined MPI_Send binds to it). */
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-             MPI_Comm comm) {
-  int size = 0;
-  MPI_Type_size(type, &size);
-  ++sentMessages;
-  sentBytes += (long)count * size;
-  return PMPI_Send(buf, count, type, dest, tag, comm);
+/* Every halo exchange of the kernels lands here (the driver is linked with
+ * -rdynamic, so the run-time library's undefined MPI_Sendrecv binds to it);
+ * a send to MPI_PROC_NULL is no message. */
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 int dest, int sendtag, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                 MPI_Status *status) {
+  if (dest != MPI_PROC_NULL) {
+    int size = 0;
+    MPI_Type_size(sendtype, &size);
+    ++sentMessages;
+    sentBytes += (long)sendcount * size;
+  }
+  return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                       recvcount, recvtype, source, recvtag, comm, status);
 }
 
 /* `symbol` of the shared library at `path` (each library is loaded once,

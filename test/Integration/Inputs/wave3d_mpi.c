@@ -12,8 +12,8 @@
  *   - the primal and the adjoint on its block equal the reference bitwise;
  *   - the dot-product test <J v, w> = <v, J^T w> across ranks (sums over
  *     the blocks, reduced with MPI_Allreduce);
- *   - the messages and bytes it sent (counted by this file's MPI_Send,
- *     which wraps PMPI_Send) equal the minimum for halos of width 1 per
+ *   - the messages and bytes it sent (counted by mpi_common.h's MPI_Sendrecv,
+ *     which wraps PMPI_Sendrecv) equal the minimum for halos of width 1 per
  *     side: one message per neighbour, per exchanged array and split
  *     dimension, of the face of the block (halos of the dimensions
  *     exchanged before it included, for the corners).
