@@ -1,139 +1,133 @@
 /*===- wave3d_mpi_main.c - wave3d and its adjoint over MPI ----------------===//
  *
- *   mpirun -n R wave3d-mpi-example [n] [steps]       (R = 1, 2 or 4)
+ *   mpirun -n R wave3d-mpi-example [n] [steps]         (any R)
  *
- * examples/wave3d.mlir compiled with --stencil-adjoint
- * --stencil-distribute=grid=1,1,R (one shared library per R, built beside
- * this example by examples/CMakeLists.txt). Each rank allocates its block
- * of every array, with the halo the library was compiled for, from the
- * decomposition of Stencil/Runtime/Distributed.h; runs `steps` time steps
- * of the wave equation from a Gaussian pulse, rotating its three time
- * levels (the halo exchanges happen inside each call); then runs the gather
- * adjoint of one step and checks the dot-product test
- * <J v, w> = <v, J^T w> across ranks. It prints a checksum of the final
- * field that does not depend on the order of the points (the sum of their
- * bit patterns), so that runs on different numbers of ranks can be compared
- * bitwise, and the time per step.
+ * examples/wave3d.mlir compiled once with --stencil-adjoint
+ * --stencil-distribute=grid=auto: the process grid is chosen at run time
+ * from the number of ranks, as MPI_Dims_create does (2 ranks: 2x1x1, 4:
+ * 2x2x1, 6: 3x2x1). Rank 0 builds the initial field (a Gaussian pulse) and
+ * scatters it; every rank runs `steps` time steps on its block, rotating
+ * the three time levels (the halo exchanges happen inside each call); rank
+ * 0 gathers the final field and prints a checksum that does not depend on
+ * the order of the points (the sum of their bit patterns), so that runs on
+ * different numbers of ranks can be compared bitwise. Then the gather
+ * adjoint of one step passes the dot-product test <J v, w> = <v, J^T w>
+ * across ranks.
  *
  *===----------------------------------------------------------------------===*/
 
-#include "Stencil/ABI/StencilABI.h"
-#include "Stencil/Runtime/Distributed.h"
+#include "wave3d_mpi.h"
 
-#include <dlfcn.h>
 #include <math.h>
-#include <mpi.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef StencilMemRef3D_f64 M;
-typedef void (*Primal)(M *, M *, M *, M *, double, int64_t, int64_t, int64_t,
-                       int64_t);
-typedef void (*Adjoint)(M *, M *, M *, M *, double, int64_t, M *, M *, M *,
-                        int64_t, int64_t, int64_t);
 
-enum { H = STENCIL_EXAMPLE_HALO };
-
-/* This rank's block of the n^3 grid: [start, start + count) in dimension 2. */
-typedef struct {
-  int64_t n, start, count, ext[3];
-} Block;
-
-static M alloc(const Block *b) {
-  size_t total = (size_t)(b->ext[0] * b->ext[1] * b->ext[2]);
-  return stencil_memref3d_f64(calloc(total, sizeof(double)), b->ext[0],
-                              b->ext[1], b->ext[2]);
+/* A local array of the block (zeroed), as a descriptor. */
+static M alloc(const stencil_dist_block *b) {
+  return stencil_memref3d_f64(stencil_dist_alloc(b, sizeof(double)),
+                              b->local[0], b->local[1], b->local[2]);
 }
 
-/* Calls BODY for every owned point: local offset `l`, global (i, j, k). */
-#define FOR_OWNED(b, BODY)                                                     \
-  for (int64_t i = 0; i < (b)->n; ++i)                                         \
-    for (int64_t j = 0; j < (b)->n; ++j)                                       \
-      for (int64_t kk = 0; kk < (b)->count; ++kk) {                            \
-        int64_t k = (b)->start + kk;                                           \
-        int64_t l = ((i + H) * (b)->ext[1] + j + H) * (b)->ext[2] + kk + H;    \
-        BODY;                                                                  \
+/* <x, y> over every rank's owned points. */
+static double dot(const stencil_dist_block *b, const M *x, const M *y) {
+  double local = 0, sum = 0;
+  int64_t h = b->halo;
+  for (int64_t i = h; i < h + b->count[0]; ++i)
+    for (int64_t j = h; j < h + b->count[1]; ++j)
+      for (int64_t k = h; k < h + b->count[2]; ++k) {
+        int64_t l = (i * b->local[1] + j) * b->local[2] + k;
+        local += x->aligned[l] * y->aligned[l];
       }
+  MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, stencil_dist_comm());
+  return sum;
+}
 
-static double pulse(const Block *b, int64_t i, int64_t j, int64_t k) {
-  double x = (double)i / (double)b->n - 0.5, y = (double)j / (double)b->n - 0.5,
-         z = (double)k / (double)b->n - 0.4;
+/* A field of n^3 points on rank 0 (NULL elsewhere): f(x, y, z) at each. */
+static double *globalField(const stencil_dist_block *b,
+                           double (*f)(double, double, double)) {
+  if (b->rank != 0)
+    return NULL;
+  int64_t n = b->global[0];
+  double *field = malloc(sizeof(double) * (size_t)(n * n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t k = 0; k < n; ++k)
+        field[(i * n + j) * n + k] =
+            f((double)i / n - 0.5, (double)j / n - 0.5, (double)k / n - 0.4);
+  return field;
+}
+
+static double pulse(double x, double y, double z) {
   return exp(-60.0 * (x * x + y * y + z * z));
 }
+static double velocity(double x, double y, double z) {
+  (void)x, (void)y;
+  return 1.0 + 0.5 * (z + 0.4);
+}
+static double direction(double x, double y, double z) {
+  return pulse(y, z, x) - 0.5;
+}
 
-static double dotOwned(const Block *b, const M *x, const M *y) {
-  double local = 0, sum = 0;
-  FOR_OWNED(b, { (void)i; (void)j; (void)k; local += x->aligned[l] * y->aligned[l]; });
-  MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return sum;
+/* Scatters rank 0's f into a new local array. */
+static M scattered(const stencil_dist_block *b,
+                   double (*f)(double, double, double)) {
+  M local = alloc(b);
+  double *field = globalField(b, f);
+  stencil_dist_scatter(b, sizeof(double), field, local.aligned);
+  free(field);
+  return local;
 }
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  Block b = {argc > 1 ? atol(argv[1]) : 48, 0, 0, {0, 0, 0}};
+  int64_t n = argc > 1 ? atol(argv[1]) : 48;
   int steps = argc > 2 ? atoi(argv[2]) : 20;
-  char lib[4096];
-  snprintf(lib, sizeof lib, "%s/libwave3d_mpi_%d.so", STENCIL_EXAMPLE_LIB_DIR,
-           size);
-  void *handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-  Primal primal = handle ? (Primal)dlsym(handle, "_mlir_ciface_wave3d") : NULL;
-  Adjoint adjoint =
-      handle ? (Adjoint)dlsym(handle, "_mlir_ciface_wave3d_adjoint") : NULL;
-  if (!primal || !adjoint) {
-    if (rank == 0)
-      fprintf(stderr, "wave3d-mpi-example: no library for %d ranks (%s): run "
-                      "it on 1, 2 or 4\n", size, dlerror());
-    MPI_Finalize();
-    return 2;
-  }
-  /* The decomposition: grid 1x1xR, rank r owns a slab of dimension 2. */
-  b.start = stencil_dist_block_start(b.n, size, rank);
-  b.count = stencil_dist_block_count(b.n, size, rank);
-  b.ext[0] = b.ext[1] = b.n + 2 * H;
-  b.ext[2] = b.count + 2 * H;
   const double D = 0.1;
+  stencil_dist_layout layout = stencil_dist_layout_wave3d();
+  stencil_dist_block b;
+  stencil_dist_block_init(&b, &layout, (int64_t[]){n, n, n});
 
   /* The time loop: u = step(u_1, u_2), then rotate. */
-  M level[3] = {alloc(&b), alloc(&b), alloc(&b)}, c = alloc(&b);
-  FOR_OWNED(&b, {
-    c.aligned[l] = 1.0 + 0.5 * (double)k / (double)b.n;
-    level[1].aligned[l] = level[2].aligned[l] = pulse(&b, i, j, k);
-  });
-  MPI_Barrier(MPI_COMM_WORLD);
+  M level[3] = {alloc(&b), scattered(&b, pulse), scattered(&b, pulse)};
+  M c = scattered(&b, velocity);
+  MPI_Barrier(stencil_dist_comm());
   double t0 = MPI_Wtime();
   for (int s = 0; s < steps; ++s) {
-    primal(&level[0], &level[1], &level[2], &c, D, b.n, b.n, b.n, b.n);
+    _mlir_ciface_wave3d(&level[0], &level[1], &level[2], &c, D, n, n, n, n);
     M oldest = level[2];
     level[2] = level[1];
     level[1] = level[0];
     level[0] = oldest;
   }
   double seconds = MPI_Wtime() - t0;
-  uint64_t local = 0, checksum = 0;
-  FOR_OWNED(&b, {
-    (void)i; (void)j; (void)k;
+  double *field = b.rank == 0 ? malloc(sizeof(double) * (size_t)(n * n * n))
+                              : NULL;
+  stencil_dist_gather(&b, sizeof(double), level[1].aligned, field);
+  uint64_t checksum = 0;
+  for (int64_t p = 0; field && p < n * n * n; ++p) {
     uint64_t bits;
-    memcpy(&bits, &level[1].aligned[l], sizeof bits);
-    local += bits;
-  });
-  MPI_Allreduce(&local, &checksum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    memcpy(&bits, &field[p], sizeof bits);
+    checksum += bits;
+  }
+  free(field);
 
   /* One step's adjoint: <J v, w> = <v, J^T w>, J: (u_1, u_2) -> u. */
-  M ju = alloc(&b), w = alloc(&b), v1b = alloc(&b), v2b = alloc(&b);
-  FOR_OWNED(&b, { w.aligned[l] = pulse(&b, j, k, i) - 0.5; });
-  primal(&ju, &level[1], &level[2], &c, D, b.n, b.n, b.n, b.n);
-  double lhs = dotOwned(&b, &ju, &w);
-  adjoint(&ju, &level[1], &level[2], &c, D, b.n, &w, &v1b, &v2b, b.n, b.n, b.n);
-  double rhs = dotOwned(&b, &level[1], &v1b) + dotOwned(&b, &level[2], &v2b);
+  M ju = alloc(&b), w = scattered(&b, direction), v1b = alloc(&b),
+    v2b = alloc(&b);
+  _mlir_ciface_wave3d(&ju, &level[1], &level[2], &c, D, n, n, n, n);
+  double lhs = dot(&b, &ju, &w);
+  _mlir_ciface_wave3d_adjoint(&ju, &level[1], &level[2], &c, D, n, &w, &v1b,
+                              &v2b, n, n, n);
+  double rhs = dot(&b, &level[1], &v1b) + dot(&b, &level[2], &v2b);
   double rel = fabs(lhs - rhs) / fmax(fabs(lhs), fabs(rhs));
-  if (rank == 0) {
-    printf("wave3d on %d ranks (grid 1x1x%d, halo %d), n = %ld, %d steps\n",
-           size, size, (int)H, (long)b.n, steps);
+  if (b.rank == 0) {
+    printf("wave3d on %d ranks (grid %ldx%ldx%ld, halo %ld), n = %ld, %d "
+           "steps\n",
+           b.size, (long)b.grid[0], (long)b.grid[1], (long)b.grid[2],
+           (long)b.halo, (long)n, steps);
     printf("field checksum: %016llx\n", (unsigned long long)checksum);
     printf("time per step: %.3f ms\n", 1e3 * seconds / steps);
     printf("dot-product test: <Jv,w> = %.15e, <v,J^T w> = %.15e, rel %.1e: %s\n",
