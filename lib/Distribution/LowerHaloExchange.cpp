@@ -74,16 +74,27 @@ public:
     return call(dist::Call::GridCoord, {spec, i64(axis)});
   }
 
-  void exchangeDimension(Value array, unsigned dim, unsigned axis, int64_t lo,
-                         int64_t hi);
+  /// Per dimension of an exchanged memref: the grid axis that splits it
+  /// (-1: none) and the halo widths below and above the block.
+  struct Split {
+    int64_t axis = -1, lo = 0, hi = 0;
+  };
+  void exchange(Value array, ArrayRef<Split> splits);
 
 private:
+  /// The part of each dimension a slab covers: [start, start + extent).
+  struct Range {
+    Value start, extent;
+  };
+  SmallVector<Range> slabRanges(Value array, ArrayRef<Split> splits);
+  void exchangeDimension(Value array, unsigned dim, ArrayRef<Split> splits,
+                         ArrayRef<Range> ranges);
   Value pointer(Value buffer);
-  void exchangeSide(Value array, unsigned dim, Value sendStart,
-                    Value recvStart, int64_t width, Value dest, Value source,
-                    int32_t tag);
-  void copySlab(Value array, unsigned dim, Value start, int64_t width,
-                Value buffer, bool pack);
+  void exchangeSide(Value array, unsigned dim, ArrayRef<Range> ranges,
+                    Value sendStart, Value recvStart, int64_t width,
+                    Value dest, Value source, int32_t tag);
+  void copySlab(Value array, unsigned dim, ArrayRef<Range> ranges,
+                Value start, int64_t width, Value buffer, bool pack);
   void ifNeighbor(Value rank, function_ref<void()> body);
 
   OpBuilder b;
@@ -94,16 +105,39 @@ private:
 };
 } // namespace
 
+/// The part of each dimension of `array` a slab covers besides its own:
+/// all of it, less the halos of a dimension whose axis has one process at
+/// run time (nothing fills them, and nothing reads them).
+SmallVector<GridBuilder::Range>
+GridBuilder::slabRanges(Value array, ArrayRef<Split> splits) {
+  SmallVector<Range> ranges;
+  for (auto [k, split] : llvm::enumerate(splits)) {
+    Value extent = memref::DimOp::create(b, loc, array, k);
+    if (split.axis < 0 || !ShapedType::isDynamic(shape[split.axis])) {
+      ranges.push_back({constant(0), extent});
+      continue;
+    }
+    Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        this->extent(split.axis), constant(1));
+    Value start = arith::SelectOp::create(b, loc, whole, constant(split.lo),
+                                          constant(0));
+    Value trim = arith::SelectOp::create(
+        b, loc, whole, constant(split.lo + split.hi), constant(0));
+    ranges.push_back({start, arith::SubIOp::create(b, loc, extent, trim)});
+  }
+  return ranges;
+}
+
 /// Copies the slab [start, start + width) of dimension `dim` of `array`
-/// (all of the other dimensions) into `buffer` (pack) or back.
-void GridBuilder::copySlab(Value array, unsigned dim, Value start,
-                           int64_t width, Value buffer, bool pack) {
+/// (`ranges` of the other dimensions) into `buffer` (pack) or back.
+void GridBuilder::copySlab(Value array, unsigned dim, ArrayRef<Range> ranges,
+                           Value start, int64_t width, Value buffer,
+                           bool pack) {
   auto type = cast<MemRefType>(array.getType());
   SmallVector<Value> lbs, ubs, steps, extents;
   for (unsigned k = 0; k < type.getRank(); ++k) {
-    Value extent = k == dim ? constant(width)
-                            : memref::DimOp::create(b, loc, array, k).getResult();
-    Value lb = k == dim ? start : constant(0);
+    Value extent = k == dim ? constant(width) : ranges[k].extent;
+    Value lb = k == dim ? start : ranges[k].start;
     lbs.push_back(lb);
     ubs.push_back(arith::AddIOp::create(b, loc, lb, extent));
     steps.push_back(constant(1));
@@ -147,21 +181,21 @@ void GridBuilder::ifNeighbor(Value rank, function_ref<void()> body) {
   body();
 }
 
-void GridBuilder::exchangeSide(Value array, unsigned dim, Value sendStart,
+void GridBuilder::exchangeSide(Value array, unsigned dim,
+                               ArrayRef<Range> ranges, Value sendStart,
                                Value recvStart, int64_t width, Value dest,
                                Value source, int32_t tag) {
   auto type = cast<MemRefType>(array.getType());
   Value volume = constant(width);
   for (unsigned k = 0; k < type.getRank(); ++k)
     if (k != dim)
-      volume = arith::MulIOp::create(
-          b, loc, volume, memref::DimOp::create(b, loc, array, k));
+      volume = arith::MulIOp::create(b, loc, volume, ranges[k].extent);
   auto bufferType =
       MemRefType::get({ShapedType::kDynamic}, type.getElementType());
   Value sendBuffer = memref::AllocOp::create(b, loc, bufferType, volume);
   Value recvBuffer = memref::AllocOp::create(b, loc, bufferType, volume);
   ifNeighbor(dest, [&] {
-    copySlab(array, dim, sendStart, width, sendBuffer, /*pack=*/true);
+    copySlab(array, dim, ranges, sendStart, width, sendBuffer, /*pack=*/true);
   });
   Value bytes = arith::MulIOp::create(
       b, loc, volume,
@@ -170,26 +204,38 @@ void GridBuilder::exchangeSide(Value array, unsigned dim, Value sendStart,
                               pointer(recvBuffer), toI64(source),
                               toI64(bytes), i64(tag)});
   ifNeighbor(source, [&] {
-    copySlab(array, dim, recvStart, width, recvBuffer, /*pack=*/false);
+    copySlab(array, dim, ranges, recvStart, width, recvBuffer,
+             /*pack=*/false);
   });
   memref::DeallocOp::create(b, loc, sendBuffer);
   memref::DeallocOp::create(b, loc, recvBuffer);
 }
 
+/// Fills every split dimension's halos, in order (the corners ride along
+/// with the dimensions exchanged before).
+void GridBuilder::exchange(Value array, ArrayRef<Split> splits) {
+  SmallVector<Range> ranges = slabRanges(array, splits);
+  for (auto [dim, split] : llvm::enumerate(splits))
+    if (split.axis >= 0)
+      exchangeDimension(array, dim, splits, ranges);
+}
+
 /// Fills the halo of width `lo` below and `hi` above the owned part of
-/// dimension `dim` from the neighbours along grid axis `axis`.
-void GridBuilder::exchangeDimension(Value array, unsigned dim, unsigned axis,
-                                    int64_t lo, int64_t hi) {
+/// dimension `dim` from the neighbours along its grid axis.
+void GridBuilder::exchangeDimension(Value array, unsigned dim,
+                                    ArrayRef<Split> splits,
+                                    ArrayRef<Range> ranges) {
+  int64_t axis = splits[dim].axis, lo = splits[dim].lo, hi = splits[dim].hi;
   Value lower = call(dist::Call::Neighbor, {spec, i64(axis), i64(-1)});
   Value upper = call(dist::Call::Neighbor, {spec, i64(axis), i64(1)});
   Value extent = memref::DimOp::create(b, loc, array, dim);
   int32_t tag = 0x5100 + 2 * int32_t(dim);
   if (lo > 0) // My top owned rows are the upper neighbour's lower halo.
-    exchangeSide(array, dim,
+    exchangeSide(array, dim, ranges,
                  arith::SubIOp::create(b, loc, extent, constant(hi + lo)),
                  constant(0), lo, upper, lower, tag);
   if (hi > 0) // My bottom owned rows are the lower neighbour's upper halo.
-    exchangeSide(array, dim, constant(lo),
+    exchangeSide(array, dim, ranges, constant(lo),
                  arith::SubIOp::create(b, loc, extent, constant(hi)), hi,
                  lower, upper, tag + 1);
 }
@@ -214,6 +260,7 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
                             << type.getElementType()
                             << "; only integers and floats of whole bytes are "
                                "lowered";
+  SmallVector<GridBuilder::Split> splits(type.getRank());
   unsigned next = 0;
   for (unsigned dim = 0; dim < axes.size(); ++dim) {
     ArrayRef<int16_t> dimAxes = axes[dim].asArrayRef();
@@ -226,18 +273,11 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
              << "splits dimension " << dim
              << " over several grid axes or an axis the grid lacks, or has "
                 "too few halo sizes; only one axis per dimension is lowered";
+    splits[dim] = {dimAxes[0], halos[2 * next], halos[2 * next + 1]};
     ++next;
   }
   GridBuilder builder(op, grid);
-  next = 0;
-  for (unsigned dim = 0; dim < axes.size(); ++dim) {
-    ArrayRef<int16_t> dimAxes = axes[dim].asArrayRef();
-    if (dimAxes.empty())
-      continue;
-    builder.exchangeDimension(op.getDestination(), dim, dimAxes[0],
-                              halos[2 * next], halos[2 * next + 1]);
-    ++next;
-  }
+  builder.exchange(op.getDestination(), splits);
   op.getResult().replaceAllUsesWith(op.getDestination());
   op.erase();
   return success();

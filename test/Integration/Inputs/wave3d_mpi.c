@@ -1,11 +1,20 @@
 /*===- wave3d_mpi.c - wave3d and its adjoint over MPI, against one process -===//
  *
- * Usage: mpirun -n P wave3d_mpi DIST.so REF.so P0 P1 P2 HALO [--bad-extent]
- *                                  n...
+ * Usage: mpirun -n P wave3d_mpi DIST.so REF.so P0 P1 P2 HALO [--run-time]
+ *                        [--split] [--all-grids] [--bad-extent] n...
  *
  * DIST.so: examples/wave3d.mlir compiled with --stencil-adjoint
  * --stencil-distribute=grid=P0,P1,P2; REF.so: the same without
- * --stencil-distribute. For each global size n, every rank runs the
+ * --stencil-distribute. With --run-time, DIST.so was compiled with
+ * grid=auto: P0 P1 P2 is the grid this driver sets (stencil_dist_set_grid,
+ * of the run-time library the driver links, which the library's calls bind
+ * to: -rdynamic), or 0 0 0 to leave the choice to MPI_Dims_create. The
+ * blocks come from stencil_dist_block_init. --split (with --run-time)
+ * splits MPI_COMM_WORLD into two groups (even and odd ranks) that run at
+ * once on their own communicators (stencil_dist_set_comm), group g on sizes
+ * n + 3g. --all-grids (with --run-time) runs every size on every grid
+ * P0 x P1 x P2 of the communicator's size, set in turn. For each global
+ * size n, every rank runs the
  * single-process reference on the whole grid and the distributed functions
  * on its block (halos filled with NaN: only exchanges may fill them), and
  * checks:
@@ -138,7 +147,8 @@ static void freeAll(M *arrays, int count) {
 }
 
 /* Runs every check for one global size; returns this rank's failures. */
-static long checkSize(const Kernels *K, Layout *L, int badExtent, int rank) {
+static long checkSize(const Kernels *K, Layout *L, int badExtent, int rank,
+                      const char *label) {
   long n = L->n, failures = 0;
   for (int d = 0; d < 3; ++d) {
     L->start[d] = stencil_dist_block_start(n, L->P[d], L->c[d]);
@@ -185,7 +195,7 @@ static long checkSize(const Kernels *K, Layout *L, int badExtent, int rank) {
   K->adjoint(&ju, &v1, &v2, &l[3], D, n, &w, &v1b, &v2b, n, n, n);
   local[1] = dotOwned(L, &v1, &v1b) + dotOwned(L, &v2, &v2b);
   double sums[2];
-  MPI_Allreduce(local, sums, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(local, sums, 2, MPI_DOUBLE, MPI_SUM, stencil_dist_comm());
   double scale = fmax(fabs(sums[0]), fabs(sums[1]));
   double rel = scale > 0 ? fabs(sums[0] - sums[1]) / scale : 0;
   failures += primalBad + adjointBad + !primalTraffic + !adjointTraffic +
@@ -198,7 +208,7 @@ static long checkSize(const Kernels *K, Layout *L, int badExtent, int rank) {
             2 * messages, 2 * bytes);
   long total = failuresOnAllRanks(failures);
   if (rank == 0)
-    printf("n = %ld: %s, dot-product test %.1e (<Jv,w> = %.6e)\n", n,
+    printf("%sn = %ld: %s, dot-product test %.1e (<Jv,w> = %.6e)\n", label, n,
            total ? "MISMATCH" : "primal and adjoint bitwise equal to one "
                                 "process, messages and bytes minimal",
            rel, sums[0]);
@@ -211,14 +221,47 @@ static long checkSize(const Kernels *K, Layout *L, int badExtent, int rank) {
   return failures;
 }
 
+/* Runs every size on one grid: `grid` set with stencil_dist_set_grid (its
+ * first extent 0: chosen by the library), or the library's fixed grid
+ * `L->P` if NULL. */
+static long runGrid(const Kernels *K, Layout *L, stencil_dist_layout *layout,
+                    int64_t *grid, const char *label, char **sizes,
+                    int count, int offset, int badExtent, int rank, int size) {
+  if (grid) {
+    stencil_dist_set_grid(grid[0] > 0 ? 3 : 0, grid);
+    /* The grid and this rank's coordinates, as the library resolves them. */
+    stencil_dist_block block;
+    stencil_dist_block_init(&block, layout, (int64_t[]){1, 1, 1});
+    for (int d = 0; d < 3; ++d) {
+      L->P[d] = (int)block.grid[d];
+      L->c[d] = (int)block.coord[d];
+    }
+  } else {
+    /* Row-major, as the compiled code numbers the grid (not checked here:
+     * the library must refuse a grid that does not fit). */
+    L->c[0] = rank / (L->P[1] * L->P[2]);
+    L->c[1] = rank / L->P[2] % L->P[1];
+    L->c[2] = rank % L->P[2];
+  }
+  if (rank == 0)
+    printf("%swave3d over %d ranks, grid %dx%dx%d, halo %d\n", label, size,
+           L->P[0], L->P[1], L->P[2], L->halo);
+  long failures = 0;
+  for (int a = 0; a < count; ++a) {
+    L->n = atoi(sizes[a]) + offset;
+    failures += checkSize(K, L, badExtent, rank, label);
+  }
+  return failures;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 8) {
-    fprintf(stderr, "usage: %s DIST.so REF.so P0 P1 P2 HALO [--bad-extent] "
-                    "n...\n", argv[0]);
+    fprintf(stderr, "usage: %s DIST.so REF.so P0 P1 P2 HALO [--run-time] "
+                    "[--split] [--all-grids] [--bad-extent] n...\n", argv[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   Kernels K = {loadSymbol(argv[2], "_mlir_ciface_wave3d"),
@@ -226,23 +269,46 @@ int main(int argc, char **argv) {
                loadSymbol(argv[1], "_mlir_ciface_wave3d"),
                loadSymbol(argv[1], "_mlir_ciface_wave3d_adjoint")};
   Layout L;
+  stencil_dist_layout layout = {3, atoi(argv[6]), {0, 0, 0}};
+  int64_t shape[3];
   for (int d = 0; d < 3; ++d)
-    L.P[d] = atoi(argv[3 + d]);
-  L.halo = atoi(argv[6]);
-  /* Row-major, as the compiled code numbers the grid. */
-  L.c[0] = rank / (L.P[1] * L.P[2]);
-  L.c[1] = rank / L.P[2] % L.P[1];
-  L.c[2] = rank % L.P[2];
-  int first = 7, badExtent = 0;
+    L.P[d] = (int)(shape[d] = atoi(argv[3 + d]));
+  L.halo = (int)layout.halo;
+  int first = 7, badExtent = 0, runTime = 0;
+  if (!strcmp(argv[first], "--run-time"))
+    runTime = 1, ++first;
+  int split = 0, allGrids = 0;
+  if (!strcmp(argv[first], "--split"))
+    split = 1, ++first;
+  if (!strcmp(argv[first], "--all-grids"))
+    allGrids = 1, ++first;
   if (!strcmp(argv[first], "--bad-extent"))
     badExtent = 1, ++first;
-  if (rank == 0)
-    printf("wave3d over %d ranks, grid %dx%dx%d, halo %d\n", size, L.P[0],
-           L.P[1], L.P[2], L.halo);
+  int group = rank % 2, offset = 0;
+  char label[32] = "";
+  if (split) {
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, group, rank, &sub);
+    stencil_dist_set_comm(sub);
+    MPI_Comm_rank(sub, &rank);
+    MPI_Comm_size(sub, &size);
+    offset = 3 * group;
+    snprintf(label, sizeof label, "group %d: ", group);
+  }
   long failures = 0;
-  for (int a = first; a < argc; ++a) {
-    L.n = atoi(argv[a]);
-    failures += checkSize(&K, &L, badExtent, rank);
+  if (allGrids) {
+    /* Every grid P0 x P1 x P2 = size, in order. */
+    for (int64_t p0 = 1; p0 <= size; ++p0)
+      for (int64_t p1 = 1; p0 * p1 <= size; ++p1)
+        if (size % (p0 * p1) == 0) {
+          int64_t grid[3] = {p0, p1, size / (p0 * p1)};
+          failures += runGrid(&K, &L, &layout, grid, label, argv + first,
+                              argc - first, offset, badExtent, rank, size);
+        }
+  } else {
+    failures += runGrid(&K, &L, &layout, runTime ? shape : NULL, label,
+                        argv + first, argc - first, offset, badExtent, rank,
+                        size);
   }
   return finish(failures);
 }
