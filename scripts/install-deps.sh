@@ -51,8 +51,9 @@ PACKAGES=(
   python3-pytest    # its tests (test/Integration/python.test)
   python3-matplotlib # the gradient image of examples/python/fwi_gradient.py
   python3-torch     # PyTorch, the peer of the filter benchmark (bench/torch_peer.py)
-  mpich             # mpirun for the distributed tests (docs/Distributed.md)
-  libmpich-dev      # MPI headers, libmpich and mpicc
+  libopenmpi-dev    # Open MPI (Debian's default MPI): headers, libmpi, mpicc.openmpi
+  openmpi-bin       # mpirun.openmpi for the distributed tests (docs/Distributed.md)
+  python3-mpi4py    # mpi4py, built on Open MPI: stencilad's distributed calls
   debootstrap       # scripts/fresh-machine-test.sh
 )
 

@@ -106,10 +106,11 @@ config.substitutions.append(("%check_adjoint", check_adjoint))
 config.substitutions.append(
     ("%nonrect_cases", "12" if getattr(config, "stencil_sanitize", "") else "40"))
 
-# MPI (docs/Distributed.md): the distributed run-time library is built when CMake finds
-# MPI, and the mpirun tests need mpicc and mpirun. scripts/install-deps.sh
-# installs MPICH, so a missing one shows as UNSUPPORTED tests, never as a
-# silent pass.
+# MPI (docs/Distributed.md, "One MPI"): the distributed run-time library is
+# built when CMake finds Open MPI (cmake/StencilMPI.cmake), and the mpirun
+# tests use its mpicc.openmpi and the project's launcher bin/stencil-mpirun,
+# never the mpicc/mpirun alternatives. scripts/install-deps.sh installs it,
+# so a missing one shows as UNSUPPORTED tests, never as a silent pass.
 import shutil
 # The C importer, built where Clang's C++ libraries were found (CMake's
 # STENCIL_BUILD_C_IMPORTER); without them its tests show as UNSUPPORTED.
@@ -126,16 +127,15 @@ if config.stencil_c_importer.upper() in ("TRUE", "ON", "1", "YES"):
 if shutil.which("gcc"):
     config.available_features.add("gcc")
     config.substitutions.append(("%gcc", shutil.which("gcc")))
+mpirun = os.path.join(config.stencil_tools_dir, "stencil-mpirun")
 if (config.stencil_have_mpi.upper() in ("TRUE", "ON", "1", "YES")
-        and shutil.which("mpirun") and shutil.which("mpicc")):
+        and os.path.exists(mpirun)):
     config.available_features.add("mpi")
-    config.substitutions.append(("%mpicc", shutil.which("mpicc")))
-    # One node, started by fork: nothing to resolve or log into (a fresh
-    # chroot has no ssh and may not resolve the host's name).
-    mpirun = shutil.which("mpirun") + " -launcher fork -hosts localhost"
+    config.substitutions.append(("%mpicc", config.stencil_mpicc))
     # %mpirun_fails: a launch that must fail (as `not %mpirun`), killed
     # with the ranks it leaves if it has not ended in 120 s
-    # (Inputs/mpirun_fails.py: hydra can lose ranks during an MPI_Abort).
+    # (Inputs/mpirun_fails.py: a launcher can lose ranks during an
+    # MPI_Abort).
     # Listed first: lit substitutes in order, and %mpirun is its prefix.
     config.substitutions.append(
         ("%mpirun_fails", sys.executable + " " + os.path.join(

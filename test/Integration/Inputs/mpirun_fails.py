@@ -4,11 +4,11 @@
     mpirun_fails.py [--timeout SECONDS] MPIRUN [ARGS...]
 
 The tests of the distributed run-time library's errors (a rank that finds
-its block too small calls MPI_Abort) expect mpirun to fail. MPICH's hydra
-starts each rank in a session of its own; when its proxy goes down during
-an abort before it has killed them (seen in CI: `control_cb: assert
-(!closed) failed`), the other ranks are left spinning in their exchanges,
-holding mpirun's output pipes, and mpirun waits for them forever.
+its block too small calls MPI_Abort) expect mpirun to fail. A launcher can
+lose ranks during an abort (MPICH's hydra did in CI: its proxy went down,
+`control_cb: assert (!closed) failed`, before it had killed them): the
+other ranks are then left spinning in their exchanges, holding mpirun's
+output pipes, and mpirun waits for them forever.
 
 So this script makes itself the child subreaper of everything it starts
 (ranks orphaned by the proxy come to it, not to init), runs the command

@@ -28,7 +28,7 @@
 #
 # Usage:
 #   check_dist.py cases.mlir cases.json --shim mpi_shim.so \
-#       --mpirun 'mpirun -launcher fork -hosts localhost' [--workdir DIR]
+#       --mpirun build/bin/stencil-mpirun [--workdir DIR]
 #
 # ===----------------------------------------------------------------------=== #
 
