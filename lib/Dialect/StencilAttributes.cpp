@@ -88,19 +88,31 @@ static LogicalResult verifyAdjointRoles(Operation *op, NamedAttribute attr) {
 }
 
 /// `stencil.distribution` on a function: `grid`, extents of at least 1
-/// or 0 (chosen at run time), and `halo`, a non-negative width, and
-/// nothing else.
+/// or 0 (chosen at run time), `halo`, a non-negative width, optionally
+/// `blocks`, the numbers of the arguments that are blocks, and nothing
+/// else.
 static LogicalResult verifyDistribution(Operation *op, NamedAttribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
   auto grid = dict ? dict.getAs<DenseI64ArrayAttr>("grid") : nullptr;
   auto halo = dict ? dict.getAs<IntegerAttr>("halo") : nullptr;
-  if (!isa<FunctionOpInterface>(op) || !grid || grid.empty() ||
+  auto blocks = dict ? dict.get("blocks") : nullptr;
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  auto isArgument = [&](int64_t a) {
+    return a >= 0 && a < int64_t(func.getNumArguments());
+  };
+  bool blocksOk =
+      !blocks || (isa<DenseI64ArrayAttr>(blocks) && func &&
+                  llvm::all_of(cast<DenseI64ArrayAttr>(blocks).asArrayRef(),
+                               isArgument));
+  if (!func || !grid || grid.empty() ||
       llvm::any_of(grid.asArrayRef(), [](int64_t p) { return p < 0; }) ||
-      !halo || halo.getInt() < 0 || dict.size() != 2)
+      !halo || halo.getInt() < 0 || !blocksOk ||
+      dict.size() != (blocks ? 3u : 2u))
     return op->emitOpError()
            << "'" << attr.getName().getValue()
-           << "' must be {grid = array<i64: P0, ...>, halo = N} with every "
-              "P >= 0 (0: chosen at run time) and N >= 0, on a function";
+           << "' must be {grid = array<i64: P0, ...>, halo = N[, blocks = "
+              "array<i64: argument numbers>]} with every P >= 0 (0: chosen "
+              "at run time) and N >= 0, on a function";
   return success();
 }
 

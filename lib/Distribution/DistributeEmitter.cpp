@@ -186,7 +186,8 @@ void FunctionEmitter::emitBlock() {
 /// The arguments whose extents a distributed function checks: its arrays,
 /// and the arguments its time loop's states (and so its results) start
 /// from.
-static SmallVector<BlockArgument> getCheckedArguments(DistributedFunction &dist) {
+SmallVector<BlockArgument>
+mlir::stencil::getBlockArguments(DistributedFunction &dist) {
   SmallVector<BlockArgument> args;
   for (Value array : dist.arrays) {
     if (auto result = dyn_cast<OpResult>(array))
@@ -202,7 +203,7 @@ static SmallVector<BlockArgument> getCheckedArguments(DistributedFunction &dist)
 }
 
 void FunctionEmitter::emitChecks() {
-  for (BlockArgument array : getCheckedArguments(dist)) {
+  for (BlockArgument array : getBlockArguments(dist)) {
     std::string name = "argument " + std::to_string(array.getArgNumber());
     if (auto named = dyn_cast<NameLoc>(array.getLoc()))
       name = "'" + named.getName().str() + "'";
@@ -352,6 +353,19 @@ SmallVector<Value> mlir::stencil::markDistributed(func::FuncOp func,
   }
   func->setAttr(attrName, ArrayAttr::get(ctx, extras));
   return extents;
+}
+
+void mlir::stencil::setBlockArguments(func::FuncOp func,
+                                      ArrayRef<int64_t> blocks) {
+  auto name = StencilDialect::DistributionAttrHelper::getNameStr();
+  auto dict = func->getAttrOfType<DictionaryAttr>(name);
+  NamedAttrList entries(dict);
+  Builder b(func.getContext());
+  SmallVector<int64_t> sorted(blocks);
+  llvm::sort(sorted);
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  entries.set("blocks", b.getDenseI64ArrayAttr(sorted));
+  func->setAttr(name, entries.getDictionary(func.getContext()));
 }
 
 void mlir::stencil::emitDistributedFunction(DistributedFunction &dist,

@@ -37,6 +37,15 @@ struct DistributedFunction {
   DistributionPlan plan;
 };
 
+/// The arguments of `dist.func` that are the rank's blocks (whose extents
+/// it checks): its arrays, and the arguments its time loop's states (and so
+/// its results) start from.
+SmallVector<BlockArgument> getBlockArguments(DistributedFunction &dist);
+
+/// Records `blocks`, the numbers of the arguments of `func` (distributed)
+/// that are the rank's blocks, in its `stencil.distribution` (`blocks`).
+void setBlockArguments(func::FuncOp func, ArrayRef<int64_t> blocks);
+
 /// Adds the private `shard.grid` of shape `grid` and the MPI implementation
 /// attribute to `module`.
 void emitGrid(ModuleOp module, ArrayRef<int64_t> grid);

@@ -150,6 +150,9 @@ FailureOr<CEntryPoint> mlir::stencil::planEntryPoint(func::FuncOp func) {
     ArrayRef<int64_t> grid = dist.getAs<DenseI64ArrayAttr>("grid");
     entry.grid.assign(grid.begin(), grid.end());
     entry.halo = dist.getAs<IntegerAttr>("halo").getInt();
+    if (auto blocks = dist.getAs<DenseI64ArrayAttr>("blocks"))
+      entry.blocks.assign(blocks.asArrayRef().begin(),
+                          blocks.asArrayRef().end());
   }
   if (entry.symbol.empty() || llvm::isDigit(entry.symbol.front()) ||
       !llvm::all_of(entry.symbol,
@@ -411,7 +414,9 @@ void mlir::stencil::printCInterfaceJSON(
       object["adjoint_of"] = entry.adjointOf;
     if (!entry.grid.empty())
       object["distribution"] = llvm::json::Object{
-          {"grid", llvm::json::Array(entry.grid)}, {"halo", entry.halo}};
+          {"grid", llvm::json::Array(entry.grid)},
+          {"halo", entry.halo},
+          {"blocks", llvm::json::Array(entry.blocks)}};
     // An adjoint accesses its primal arguments where its primal does, and
     // each shadow where its array is accessed (same shape).
     StringRef planned = entry.adjointOf.empty() ? StringRef(entry.symbol)

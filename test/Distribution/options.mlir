@@ -28,7 +28,7 @@
 // NODOMAINS: error: --stencil-distribute: grid=auto takes the grid's rank from the functions' domains, but no function has any to distribute
 // DYN: llvm.mlir.global internal constant @stencil_dist_grid_stencil_grid("?\00")
 // DYN: shard.grid @stencil_grid(shape = ?)
-// DYN: stencil.distribution = {grid = array<i64: 0>, halo = 1 : i64}
+// DYN: stencil.distribution = {blocks = array<i64: 0, 1>, grid = array<i64: 0>, halo = 1 : i64}
 // DYN: call @stencil_dist_check_grid
 // DYN: shard.grid_shape @stencil_grid : index
 // DYN: call @stencil_dist_check_block

@@ -8,7 +8,7 @@
 
 // CHECK-LABEL: func.func @misfit(
 // CHECK-SAME: %[[U:[a-z0-9]+]]: memref<?x?xf64>, %[[D:[a-z0-9]+]]: memref<?x?x?xf64>, %[[W:[a-z0-9]+]]: memref<?xf64>
-// CHECK-SAME: stencil.distribution = {grid = array<i64: 2, 1>, halo = 1 : i64}
+// CHECK-SAME: stencil.distribution = {blocks = array<i64: 0>, grid = array<i64: 2, 1>, halo = 1 : i64}
 // CHECK-NOT: memref.dim %[[D]]
 // CHECK-NOT: memref.dim %[[W]]
 // CHECK: shard.update_halo

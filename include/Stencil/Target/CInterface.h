@@ -68,6 +68,9 @@ struct CEntryPoint {
   /// halo width of every array argument, on every side.
   std::vector<int64_t> grid;
   int64_t halo = 0;
+  /// The arguments that are the rank's blocks (with halos); the other
+  /// arrays are whole on every rank (replicated).
+  std::vector<int64_t> blocks;
 };
 
 /// The entry point of `func`, a function with a body, whether or not it is

@@ -83,12 +83,15 @@ func.func @lf2d(%u0: memref<?x?xf64> {stencil.active},
 // OFF-NOT:     stencil.snapshot_borders
 // OFF-NOT:     memref.subview
 
-// On a rank of a distribution, global index i of dimension k is local index
+// Every array of the adjoint is a block (the states and shadows reach the
+// step functions through the checkpointing loops). On a rank of a
+// distribution, global index i of dimension k is local index
 // i - start_k + halo, and the rank overwrites only the points it owns,
 // local [halo, halo + count_k): each bound of the box becomes that, clamped
 // (the halo is 1 here), and the marks are gone.
 // DIST-LABEL:  func.func @lf2d_adjoint(
 // DIST-SAME:     %[[G0:arg[0-9]+]]: index, %[[G1:arg[0-9]+]]: index) attributes {{.*}}stencil.distribution
+// DIST-SAME:     {blocks = array<i64: 0, 1, 2, 3, 7, 8, 9, 10>, grid = array<i64: 2, 1>, halo = 1 : i64}
 // DIST:          %[[P:.*]]:2 = shard.process_multi_index on @stencil_grid
 // DIST:          %[[PARTS:.*]]:2 = shard.grid_shape @stencil_grid
 // DIST:          %[[H:.*]] = arith.constant 1 : index

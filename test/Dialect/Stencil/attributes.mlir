@@ -201,28 +201,28 @@ func.func @distribution_run_time_grid() attributes {stencil.distribution = {grid
 // -----
 
 func.func @distribution_negative_grid() attributes {stencil.distribution = {grid = array<i64: 2, -1>, halo = 1 : i64}} {
-  // expected-error@-1 {{'func.func' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
+  // expected-error@-1 {{'func.func' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N[, blocks = array<i64: argument numbers>]} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
   return
 }
 
 // -----
 
 func.func @distribution_no_halo() attributes {stencil.distribution = {grid = array<i64: 2>}} {
-  // expected-error@-1 {{'func.func' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
+  // expected-error@-1 {{'func.func' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N[, blocks = array<i64: argument numbers>]} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
   return
 }
 
 // -----
 
 func.func @distribution_extra_key() attributes {stencil.distribution = {grid = array<i64: 2>, halo = 1 : i64, ranks = 2 : i64}} {
-  // expected-error@-1 {{'func.func' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
+  // expected-error@-1 {{'func.func' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N[, blocks = array<i64: argument numbers>]} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
   return
 }
 
 // -----
 
 func.func @distribution_on_op(%a: f64) -> f64 {
-  // expected-error@+1 {{'arith.negf' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
+  // expected-error@+1 {{'arith.negf' op 'stencil.distribution' must be {grid = array<i64: P0, ...>, halo = N[, blocks = array<i64: argument numbers>]} with every P >= 0 (0: chosen at run time) and N >= 0, on a function}}
   %z = arith.negf %a {stencil.distribution = {grid = array<i64: 1>, halo = 0 : i64}} : f64
   return %z : f64
 }
