@@ -270,9 +270,9 @@ int main(int argc, char **argv) {
   });
   MPI_Allreduce(&local, &checksum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   if (b.b.rank == 0) {
-    printf("fwi on %d ranks (grid %lldx%lldx%lld, halo %lld), n = %lld, %lld "
+    printf("fwi on %lld ranks (grid %lldx%lldx%lld, halo %lld), n = %lld, %lld "
            "steps, %lld snapshots\n",
-           b.b.size, (long long)b.b.grid[0], (long long)b.b.grid[1],
+           (long long)b.b.size, (long long)b.b.grid[0], (long long)b.b.grid[1],
            (long long)b.b.grid[2], (long long)b.b.halo, (long long)n,
            (long long)steps, (long long)snapshots);
     printf("misfit J = %a\ngradient checksum: %016llx\n", J,

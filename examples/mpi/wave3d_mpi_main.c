@@ -124,9 +124,9 @@ int main(int argc, char **argv) {
   double rhs = dot(&b, &level[1], &v1b) + dot(&b, &level[2], &v2b);
   double rel = fabs(lhs - rhs) / fmax(fabs(lhs), fabs(rhs));
   if (b.rank == 0) {
-    printf("wave3d on %d ranks (grid %ldx%ldx%ld, halo %ld), n = %ld, %d "
+    printf("wave3d on %ld ranks (grid %ldx%ldx%ld, halo %ld), n = %ld, %d "
            "steps\n",
-           b.size, (long)b.grid[0], (long)b.grid[1], (long)b.grid[2],
+           (long)b.size, (long)b.grid[0], (long)b.grid[1], (long)b.grid[2],
            (long)b.halo, (long)n, steps);
     printf("field checksum: %016llx\n", (unsigned long long)checksum);
     printf("time per step: %.3f ms\n", 1e3 * seconds / steps);

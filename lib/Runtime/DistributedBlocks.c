@@ -43,31 +43,35 @@ static void blockAt(const stencil_dist_block *block, const int64_t *coords,
   }
 }
 
-void stencil_dist_block_init(stencil_dist_block *block,
-                             const stencil_dist_layout *layout,
-                             const int64_t *global) {
+int stencil_dist_block_try(stencil_dist_block *block,
+                           const stencil_dist_layout *layout,
+                           const int64_t *global, char *why,
+                           size_t why_size) {
   if (layout->ndims < 1 || layout->ndims > STENCIL_DIST_MAX_DIMS ||
-      layout->halo < 0)
-    failWith("stencil_dist_block_init: the layout has no dimensions, more "
-             "than STENCIL_DIST_MAX_DIMS, or a negative halo");
-  stencil_dist_grid grid;
-  char why[512];
-  if (!stencil_dist_resolve((int)layout->ndims, layout->grid, NULL, &grid,
-                            why, sizeof why)) {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (!initialized || stencil_dist_rank() == 0)
-      failWith(why);
-    stencil_dist_fail();
+      layout->halo < 0) {
+    snprintf(why, why_size,
+             "the layout has no dimensions, more than %d, or a negative halo",
+             STENCIL_DIST_MAX_DIMS);
+    return 0;
   }
+  for (int64_t k = 0; k < layout->ndims; ++k)
+    if (global[k] < 0) {
+      snprintf(why, why_size, "global extent %" PRId64 " is negative (%" PRId64
+               ")", k, global[k]);
+      return 0;
+    }
+  stencil_dist_grid grid;
+  if (!stencil_dist_resolve((int)layout->ndims, layout->grid, NULL, &grid,
+                            why, why_size))
+    return 0;
   memset(block, 0, sizeof *block);
   block->ndims = layout->ndims;
   block->halo = layout->halo;
   block->rank = grid.rank;
-  MPI_Comm_size(stencil_dist_comm(), &block->size);
+  int size = 0;
+  MPI_Comm_size(stencil_dist_comm(), &size);
+  block->size = size;
   for (int64_t k = 0; k < block->ndims; ++k) {
-    if (global[k] < 0)
-      failWith("stencil_dist_block_init: a negative global extent");
     block->global[k] = global[k];
     block->grid[k] = grid.dims[k];
     block->coord[k] = grid.coords[k];
@@ -75,6 +79,20 @@ void stencil_dist_block_init(stencil_dist_block *block,
   blockAt(block, block->coord, block->start, block->count);
   for (int64_t k = 0; k < block->ndims; ++k)
     block->local[k] = block->count[k] + 2 * block->halo;
+  return 1;
+}
+
+void stencil_dist_block_init(stencil_dist_block *block,
+                             const stencil_dist_layout *layout,
+                             const int64_t *global) {
+  char why[512];
+  if (stencil_dist_block_try(block, layout, global, why, sizeof why))
+    return;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized || stencil_dist_rank() == 0)
+    fprintf(stderr, "stencil_dist: error: %s\n", why);
+  stencil_dist_fail();
 }
 
 int64_t stencil_dist_block_size(const stencil_dist_block *block) {
@@ -134,7 +152,7 @@ static void copyBox(int64_t ndims, const int64_t *count, size_t elem,
 }
 
 /* The grid coordinates of process `rank`. */
-static void coordsOf(const stencil_dist_block *block, int rank,
+static void coordsOf(const stencil_dist_block *block, int64_t rank,
                      int64_t *coords) {
   int64_t rest = rank;
   for (int64_t k = block->ndims - 1; k >= 0; --k) {
@@ -181,7 +199,7 @@ static void moveBlocks(const stencil_dist_block *block, size_t elem,
     free(packed);
     return;
   }
-  for (int r = 0; r < block->size; ++r) {
+  for (int64_t r = 0; r < block->size; ++r) {
     int64_t coords[STENCIL_DIST_MAX_DIMS], start[STENCIL_DIST_MAX_DIMS],
         count[STENCIL_DIST_MAX_DIMS];
     coordsOf(block, r, coords);
@@ -200,9 +218,9 @@ static void moveBlocks(const stencil_dist_block *block, size_t elem,
     if (toLocal) {
       copyBox(block->ndims, count, elem, global, block->global, start, packed,
               count, zeros);
-      MPI_Send(packed, bytes, MPI_BYTE, r, tag, comm);
+      MPI_Send(packed, bytes, MPI_BYTE, (int)r, tag, comm);
     } else {
-      MPI_Recv(packed, bytes, MPI_BYTE, r, tag, comm, MPI_STATUS_IGNORE);
+      MPI_Recv(packed, bytes, MPI_BYTE, (int)r, tag, comm, MPI_STATUS_IGNORE);
       copyBox(block->ndims, count, elem, packed, count, zeros, global,
               block->global, start);
     }

@@ -13,6 +13,7 @@
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Distribution/DistributionPlan.h"
 #include "Stencil/Runtime/Checkpoint.h"
+#include "Stencil/Runtime/DistributedLayout.h"
 #include "Stencil/Target/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -396,7 +397,11 @@ void mlir::stencil::printCInterfaceJSON(
       STENCIL_ABI_DESCRIPTOR_FIELDS(STENCIL_FIELD_JSON, , )};
   llvm::json::Object runtimeStructs{
       {"stencil_ckpt_stats",
-       llvm::json::Array{STENCIL_CKPT_STATS_FIELDS(STENCIL_FIELD_JSON, , )}}};
+       llvm::json::Array{STENCIL_CKPT_STATS_FIELDS(STENCIL_FIELD_JSON, , )}},
+      {"stencil_dist_layout",
+       llvm::json::Array{STENCIL_DIST_LAYOUT_FIELDS(STENCIL_FIELD_JSON, , )}},
+      {"stencil_dist_block",
+       llvm::json::Array{STENCIL_DIST_BLOCK_FIELDS(STENCIL_FIELD_JSON, , )}}};
 #undef STENCIL_FIELD_JSON
   llvm::json::Array entries;
   for (const CEntryPoint &entry : entryPoints) {

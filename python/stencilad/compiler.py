@@ -109,21 +109,46 @@ def _pipeline_flag(options):
     return "--convert-to-omp=" + text
 
 
-def compile(source, adjoint=True, options=None, *, cache=True, march=None):
+def _distribute_flag(distribute):
+    """--stencil-distribute with a grid ("auto", "?,1,1", "2,2") or a dict
+    of its options ({"grid": "?,1,1", "halo": 2})."""
+    if isinstance(distribute, dict):
+        text = " ".join("%s=%s" % (k, _option_text(v))
+                        for k, v in sorted(distribute.items()))
+    else:
+        text = "grid=" + str(distribute)
+    return "--stencil-distribute=" + text
+
+
+def compile(source, adjoint=True, options=None, *, cache=True, march=None,
+            distribute=None, export=None, comm=None):
     """Compiles stencil IR (text, or the path of a .mlir file) to a shared
     library and returns its Module.
 
-    adjoint  run --stencil-adjoint first: each function with an argument
-             marked stencil.active gets `f.adjoint`.
-    options  options of the convert-to-omp pipeline, as a dict
-             ({"boundary": "exact"}) or as text ("boundary=exact").
-    cache    reuse a library compiled before from the same source, passes
-             and compiler.
-    march    -march for clang (default: stencil-compile's, `native`).
+    adjoint     run --stencil-adjoint first: each function with an argument
+                marked stencil.active gets `f.adjoint`.
+    options     options of the convert-to-omp pipeline, as a dict
+                ({"boundary": "exact"}) or as text ("boundary=exact").
+    cache       reuse a library compiled before from the same source, passes
+                and compiler.
+    march       -march for clang (default: stencil-compile's, `native`).
+    distribute  run the functions on MPI processes (--stencil-distribute,
+                docs/Distributed.md): the grid ("auto", "?,1,1", "2,2") or
+                a dict of the pass's options ({"grid": "auto", "halo": 2}).
+    export      keep only these functions (names), dropping the others
+                first (a function the distribution does not support).
+    comm        an mpi4py communicator whose processes all compile the same:
+                process 0 builds, the others wait and load its library.
     Raises CompileError with the compiler's diagnostics."""
     text, name = _read_source(source)
-    passes = (["--stencil-adjoint"] if adjoint else []) + [
-        _pipeline_flag(options)]
+    passes = []
+    if export:
+        passes += ["--symbol-privatize=exclude=" + ",".join(export),
+                   "--symbol-dce"]
+    passes += ["--stencil-adjoint"] if adjoint else []
+    if distribute:
+        passes.append(_distribute_flag(distribute))
+    passes.append(_pipeline_flag(options))
     if march:
         passes.append("--march=" + march)
     tool = compiler_path()
@@ -139,13 +164,32 @@ def compile(source, adjoint=True, options=None, *, cache=True, march=None):
     folder = os.path.join(root, key)
     lib = os.path.join(folder, "kernel.so")
     abi = os.path.join(folder, "abi.json")
-    if not (cache and os.path.exists(lib) and os.path.exists(abi)):
+    if comm is not None:
+        _build_once(comm, cache, lib, abi, tool, text, name, passes, root,
+                    folder)
+    elif not (cache and os.path.exists(lib) and os.path.exists(abi)):
         _build(tool, text, name, passes, root, folder)
     with open(abi, encoding="utf-8") as f:
         description = json.loads(_relocate(f.read(), _SOURCE_TOKEN, name,
                                            quoted=True))
     _warn_from(os.path.join(folder, _WARNINGS), name)
     return Module(lib, description, name)
+
+
+def _build_once(comm, cache, lib, abi, tool, text, name, passes, root,
+                folder):
+    """Process 0 of `comm` builds (unless cached); every process learns
+    whether it succeeded, and the others raise the same CompileError."""
+    error = None
+    if comm.rank == 0 and not (cache and os.path.exists(lib)
+                               and os.path.exists(abi)):
+        try:
+            _build(tool, text, name, passes, root, folder)
+        except CompileError as e:
+            error = str(e)
+    error = comm.bcast(error, root=0)
+    if error:
+        raise CompileError(error)
 
 
 # The compiler's warnings of a build, kept beside the library so that a

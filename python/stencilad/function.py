@@ -13,7 +13,7 @@ import contextlib
 import ctypes
 import inspect
 
-from . import checks
+from . import checks, distributed
 from ._deps import require
 from .abi import ELEMENT_DTYPES, SCALAR_CTYPES, Layout, results_struct
 
@@ -24,7 +24,7 @@ STORE_ALL = 1 << 62
 
 # The keywords of every call (and their defaults); an IR argument named
 # like one is passed positionally or with a trailing underscore (`threads_`).
-CALL_OPTIONS = {"threads": None, "check_bounds": True}
+CALL_OPTIONS = {"threads": None, "check_bounds": True, "blocks": None}
 
 # The largest thread count OpenMP takes (a C int).
 _MAX_THREADS = (1 << 31) - 1
@@ -76,6 +76,8 @@ class Module:
         self.abi = abi
         self._lib = ctypes.CDLL(path)
         self._layout = Layout(abi)
+        if any("distribution" in e for e in abi["entry_points"]):
+            distributed.setup(self._lib)
         self._entries = {}
         for entry in abi["entry_points"]:
             if "adjoint_of" not in entry:
@@ -139,8 +141,10 @@ class Function:
 
     Keyword-only options: `threads` (OpenMP threads for this call; default
     OMP_NUM_THREADS), `check_bounds` (default True: refuse a call whose
-    arrays do not cover what the function accesses). An IR argument named
-    like an option is passed positionally or as `threads_` (`keywords`)."""
+    arrays do not cover what the function accesses), `blocks` (for a
+    distributed function: this process's `f.blocks(...)`; the global
+    extents come from it). An IR argument named like an option is passed
+    positionally or as `threads_` (`keywords`)."""
 
     def __init__(self, module, entry):
         self.module = module
@@ -149,6 +153,7 @@ class Function:
         self.params = entry["arguments"]
         self.keywords = keyword_names(self.params)
         self.adjoint = None
+        self.distribution = entry.get("distribution")
         self._plan = entry.get("bounds", {"accesses": [], "same_shape": [],
                                           "unsupported": "no bounds in the "
                                           "library's description"})
@@ -243,9 +248,43 @@ class Function:
         return self._in_order(self._by_name(args, kwargs, where,
                                             len(self.params)), where)
 
-    def _check(self, params, values, written, check_bounds, where):
+    def blocks(self, global_shape, comm=None, grid=None):
+        """This process's blocks of global arrays of `global_shape` for this
+        distributed function (and the others of its library), on `comm`
+        (an mpi4py communicator; default MPI.COMM_WORLD) and `grid`
+        (default: the library's, extents chosen at run time as
+        MPI_Dims_create would). Returns a stencilad.Blocks."""
+        if not self.distribution:
+            raise TypeError("%s is not distributed (compile with "
+                            "distribute=...)" % self.name)
+        return distributed.Blocks(self.module, self.distribution,
+                                  global_shape, comm, grid)
+
+    def _prepare_blocks(self, by_name, blocks, where):
+        """A distributed call needs `blocks`, which give the global
+        extents; others take none."""
+        if not self.distribution:
+            if blocks is not None:
+                raise TypeError("%s is not distributed: it takes no blocks="
+                                % where)
+            return
+        if not isinstance(blocks, distributed.Blocks):
+            raise TypeError(
+                "%s is distributed over a %s process grid (0: chosen at run "
+                "time): pass blocks=%s.blocks(global_shape, comm), this "
+                "process's blocks" % (where, "x".join(
+                    str(p) for p in self.distribution["grid"]),
+                    self.name))
+        distributed.fill_extents(self, by_name, blocks)
+
+    def _check(self, params, values, written, check_bounds, where,
+               blocks=None):
         """Checked values: Python numbers and arrays; then the bounds of the
-        primal part and that no arrays overlap."""
+        primal part and that no arrays overlap (for a distributed call, on
+        every process together: distributed.check)."""
+        if blocks is not None:
+            return distributed.check(self, params, values, written,
+                                     check_bounds, where, blocks)
         out = []
         for k, (p, v) in enumerate(zip(params, values)):
             if p["kind"] == "descriptor":
@@ -282,8 +321,10 @@ class Function:
                 cargs.append(v)
         return cargs, keep
 
-    def _invoke(self, params, values, threads):
+    def _invoke(self, params, values, threads, blocks=None):
         cargs, keep = self._pack(params, values)
+        if blocks is not None:
+            blocks.activate()
         passing = self.entry["result_passing"]
         if passing == "pointer":
             if self._results_type is None:
@@ -301,27 +342,18 @@ class Function:
                          for r in self.entry["results"])
         return None
 
-    def _refuse_distributed(self):
-        """Functions compiled with --stencil-distribute run on MPI ranks,
-        each on its block: the package does not drive them yet."""
-        dist = self.entry.get("distribution")
-        if dist:
-            raise NotImplementedError(
-                "%s is distributed over a %s process grid "
-                "(--stencil-distribute); calling it from Python is not "
-                "supported yet (docs/Distributed.md)"
-                % (self.name, "x".join(str(p) for p in dist["grid"])))
-
-    def __call__(self, *args, threads=None, check_bounds=True, **kwargs):
-        self._refuse_distributed()
+    def __call__(self, *args, threads=None, check_bounds=True, blocks=None,
+                 **kwargs):
         where = self.name
-        values = self._bind(args, kwargs, where)
+        by_name = self._by_name(args, kwargs, where, len(self.params))
+        self._prepare_blocks(by_name, blocks, where)
+        values = self._in_order(by_name, where)
         values = self._check(self.params, values, self._written,
-                             check_bounds, where)
-        return self._invoke(self.params, values, threads)
+                             check_bounds, where, blocks)
+        return self._invoke(self.params, values, threads, blocks)
 
     def value_and_grad(self, *args, threads=None, check_bounds=True,
-                       **kwargs):
+                       blocks=None, **kwargs):
         """The value and the gradients at `args` (the primal's arguments;
         by name, the adjoint's shadows, seeds and snapshots), computed so
         that they belong together: the primal runs on copies of the arrays
@@ -329,7 +361,8 @@ class Function:
         what it writes). The caller's arrays are never modified; shadows
         passed are updated, as by the adjoint. Returns ValueAndGrad(value,
         outputs, grads)."""
-        return _value_and_grad(self, args, kwargs, threads, check_bounds)
+        return _value_and_grad(self, args, kwargs, threads, check_bounds,
+                               blocks)
 
 
 ValueAndGrad = collections.namedtuple("ValueAndGrad", "value outputs grads")
@@ -338,7 +371,7 @@ ValueAndGrad.__doc__ = """What `f.value_and_grad` returns: the primal's
 wrote, after it, by argument name) and the adjoint's `grads`."""
 
 
-def _value_and_grad(f, args, kwargs, threads, check_bounds):
+def _value_and_grad(f, args, kwargs, threads, check_bounds, blocks):
     """Function.value_and_grad: the primal on copies of the arrays it
     writes, the adjoint from the arguments as given, on copies of the
     arrays it writes; the caller's arrays are never modified."""
@@ -349,6 +382,7 @@ def _value_and_grad(f, args, kwargs, threads, check_bounds):
                          "and mark an argument stencil.active"
                          % (where, f.name))
     bound = adjoint._by_name(args, kwargs, where, adjoint._primal_count)
+    f._prepare_blocks(bound, blocks, where)
     count = len(f.params)
     values = f._in_order({k: bound[k] for k in f.keywords if k in bound},
                          where)
@@ -363,9 +397,12 @@ def _value_and_grad(f, args, kwargs, threads, check_bounds):
                 for k, v in enumerate(values)]
 
     run = copies(f._maybe_written)
-    value = f(*run, threads=threads, check_bounds=check_bounds)
-    grads = adjoint(*copies(adjoint._maybe_written), threads=threads,
-                    check_bounds=check_bounds, **extras)
+    value = f(*run, threads=threads, check_bounds=check_bounds, blocks=blocks)
+    # The adjoint takes the primal's own arguments positionally (a
+    # distributed primal's global extents are extras of both).
+    primal = copies(adjoint._maybe_written)[:adjoint._primal_count]
+    grads = adjoint(*primal, threads=threads, check_bounds=check_bounds,
+                    blocks=blocks, **extras)
     outputs = {f.params[k]["name"]: run[k] for k in sorted(f._written)
                if k < count and isinstance(run[k], np.ndarray)}
     return ValueAndGrad(value, outputs, grads)
@@ -422,10 +459,11 @@ class AdjointFunction(Function):
             elif p["role"] == "extra" and p.get("extra") == "snapshots":
                 values_by_name[name] = STORE_ALL
 
-    def __call__(self, *args, threads=None, check_bounds=True, **kwargs):
-        self._refuse_distributed()
+    def __call__(self, *args, threads=None, check_bounds=True, blocks=None,
+                 **kwargs):
         where = self.name
         by_name = self._by_name(args, kwargs, where, self._primal_count)
+        self._prepare_blocks(by_name, blocks, where)
         self._defaults(by_name)
         # Scalar shadows travel as rank-0 arrays the gradient is added to.
         for p, key in zip(self.params, self.keywords):
@@ -437,12 +475,12 @@ class AdjointFunction(Function):
         values = self._in_order(by_name, where)
         self._check_extras(values, where)
         values = self._check(self.params, values, self._written,
-                             check_bounds, where)
+                             check_bounds, where, blocks)
         for p, v in zip(self.params, values):
             if p["role"] == "shadow" and self._of_array(p):
                 checks.same_shape(v, values[p["of"]], p, self.params[p["of"]],
                                   where)
-        self._invoke(self.params, values, threads)
+        self._invoke(self.params, values, threads, blocks)
         if self._has_schedule:
             # A refused schedule computes nothing and leaves the shadows as
             # they were: never return them as gradients.

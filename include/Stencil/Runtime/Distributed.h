@@ -36,6 +36,8 @@
 #ifndef STENCIL_RUNTIME_DISTRIBUTED_H
 #define STENCIL_RUNTIME_DISTRIBUTED_H
 
+#include "Stencil/Runtime/DistributedLayout.h"
+
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,9 +45,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The most dimensions a process grid has. */
-#define STENCIL_DIST_MAX_DIMS 8
 
 /*===-------------------------- Settings -------------------------------===*/
 
@@ -64,29 +63,7 @@ void stencil_dist_set_grid(int64_t ndims, const int64_t *dims);
 
 /*===------------------- Blocks, for the caller ------------------------===*/
 
-/* What a library's header says about its distributed functions (one
- * `stencil_dist_layout_<function>()` each): the grid's rank, the halo, and
- * per dimension the processes along it, 0 where chosen at run time. */
-typedef struct {
-  int64_t ndims;
-  int64_t halo;
-  int64_t grid[STENCIL_DIST_MAX_DIMS];
-} stencil_dist_layout;
-
-/* This process's block of global arrays of shape `global`: the grid as the
- * library resolves it on its communicator, this process's coordinates in
- * it, and per dimension the first global index it owns, the number it
- * owns, and the extent of its local array (count + 2 halo). */
-typedef struct {
-  int64_t ndims, halo;
-  int64_t global[STENCIL_DIST_MAX_DIMS];
-  int64_t grid[STENCIL_DIST_MAX_DIMS];
-  int64_t coord[STENCIL_DIST_MAX_DIMS];
-  int64_t start[STENCIL_DIST_MAX_DIMS];
-  int64_t count[STENCIL_DIST_MAX_DIMS];
-  int64_t local[STENCIL_DIST_MAX_DIMS];
-  int rank, size; /* in the communicator */
-} stencil_dist_block;
+/* stencil_dist_layout and stencil_dist_block: Stencil/Runtime/DistributedLayout.h. */
 
 /* Fills `block` for `layout` and global extents `global` (layout->ndims of
  * them). Aborts, on every process, where the grid does not fit the
@@ -94,6 +71,11 @@ typedef struct {
 void stencil_dist_block_init(stencil_dist_block *block,
                              const stencil_dist_layout *layout,
                              const int64_t *global);
+/* The same, but returns 0 and says why in `why` (NUL-terminated, at most
+ * `why_size` bytes) instead of aborting; 1 on success. */
+int stencil_dist_block_try(stencil_dist_block *block,
+                           const stencil_dist_layout *layout,
+                           const int64_t *global, char *why, size_t why_size);
 /* The number of elements of a local array (block and halos). */
 int64_t stencil_dist_block_size(const stencil_dist_block *block);
 /* The offset in a local array of global point `index` (row-major), which
