@@ -18,6 +18,7 @@ from .function import (AdjointFunction, Function, Gradients, Module,
                        ValueAndGrad)
 from .gradcheck import GradientReport, check_gradient
 from .cimport import import_c
+from .distributed import Blocks, DistributedError
 
 try:
     from ._config import VERSION as __version__
@@ -39,8 +40,10 @@ def __getattr__(name):
 __all__ = [
     *_FRONTEND,
     "AdjointFunction",
+    "Blocks",
     "CompileError",
     "CompileWarning",
+    "DistributedError",
     "Function",
     "GradientReport",
     "Gradients",
