@@ -197,7 +197,8 @@ class Function:
         params += [P(k, P.KEYWORD_ONLY, default=None)
                    for p, k in pairs if p["role"] != "argument"]
         params += [P(k, P.KEYWORD_ONLY, default=v)
-                   for k, v in CALL_OPTIONS.items()]
+                   for k, v in CALL_OPTIONS.items()
+                   if k != "blocks" or self.distribution]
         return inspect.Signature(params)
 
     def __repr__(self):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import stencilad
-from conftest import example, wave3d_args
+from conftest import EXAMPLES, example, wave3d_args
 
 
 @pytest.fixture
@@ -330,21 +330,25 @@ def test_refused_schedule_raises():
     assert np.any(g["a0"] != 0)
 
 
-def test_distributed_function_is_refused(wave, rng):
-    """A library compiled with --stencil-distribute describes its grid in
-    the ABI JSON (docs/ABI.md); its functions take blocks on MPI ranks,
-    which the package does not drive: both calls are refused before they
-    are made."""
-    import copy
-    abi = copy.deepcopy(wave.module.abi)
-    for entry in abi["entry_points"]:
-        entry["distribution"] = {"grid": [1, 1, 2], "halo": 2}
-    mod = stencilad.Module(wave.module.path, abi, "distributed")
+def test_distributed_call_needs_blocks(wave, rng):
+    """A function compiled with distribute= runs on MPI processes, each on
+    its block (docs/Python.md, "Distributed functions"): called without
+    this process's blocks it is refused before anything runs (and before
+    MPI is needed); a function that is not distributed takes no blocks."""
+    import re
+    mod = stencilad.compile(EXAMPLES + "/wave3d.mlir", distribute="auto")
+    assert mod.wave3d.distribution["grid"] == [0, 0, 0]
+    assert mod.wave3d.distribution["blocks"] == [0, 1, 2, 3]
     args = wave3d_args(rng)
-    refused(mod.wave3d, args, NotImplementedError,
-            "wave3d is distributed over a 1x1x2 process grid")
-    refused(mod.wave3d.adjoint, args, NotImplementedError,
-            "wave3d_adjoint is distributed over a 1x1x2 process grid")
+    grid = re.escape("over a 0x0x0 process grid (0: chosen at run time): "
+                     "pass blocks=")
+    refused(mod.wave3d, args, TypeError, "wave3d is distributed " + grid)
+    refused(mod.wave3d.adjoint, args, TypeError,
+            "wave3d_adjoint is distributed " + grid)
+    refused(wave, args, TypeError, "wave3d is not distributed: it takes no "
+            "blocks=", blocks=object())
+    with pytest.raises(TypeError, match="wave3d is not distributed"):
+        wave.blocks((8, 8, 8))
 
 
 def test_check_gradient_by_name():
