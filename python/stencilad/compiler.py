@@ -180,16 +180,18 @@ def _build_once(comm, cache, lib, abi, tool, text, name, passes, root,
                 folder):
     """Process 0 of `comm` builds (unless cached); every process learns
     whether it succeeded, and the others raise the same CompileError."""
-    error = None
+    error, failure = None, None
     if comm.rank == 0 and not (cache and os.path.exists(lib)
                                and os.path.exists(abi)):
         try:
             _build(tool, text, name, passes, root, folder)
-        except CompileError as e:
-            error = str(e)
+        except Exception as e:      # every process must hear of it
+            error, failure = str(e), e
     error = comm.bcast(error, root=0)
+    if failure is not None:
+        raise failure
     if error:
-        raise CompileError(error)
+        raise CompileError("process 0 could not build the library: " + error)
 
 
 # The compiler's warnings of a build, kept beside the library so that a

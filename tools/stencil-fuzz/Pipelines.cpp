@@ -64,12 +64,13 @@ static const char *const kTimeLoopAdjoints[] = {
 
 static constexpr unsigned kFixedPerInput = 2;
 
-/// Process grids: each extent in {1, 2, 3} (a dimension left whole, halved,
-/// or cut in three so that a block has neighbours on both sides), ranks 1
-/// to kMaxGridRank: 3, 9, 27 or 81 shapes per rank. An input runs one of
-/// them per rank for the primal and one for the adjoint.
+/// Process grids: each extent in {1, 2, 3, ?} (a dimension left whole,
+/// halved, cut in three so that a block has neighbours on both sides, or
+/// left to run time), ranks 1 to kMaxGridRank: 4, 16, 64 or 256 shapes per
+/// rank. An input runs one of them per rank for the primal and one for the
+/// adjoint.
 static constexpr unsigned kMaxGridRank = 4;
-static constexpr int64_t kGridExtents[] = {1, 2, 3};
+static constexpr const char *kGridExtents[] = {"1", "2", "3", "?"};
 
 /// At most this many pipelines come from an input's comments.
 static constexpr unsigned kMaxCommentPipelines = 2;
@@ -84,12 +85,13 @@ static uint64_t mix(uint64_t hash, uint64_t salt) {
 }
 
 /// The grid shape of rank `rank` numbered `choice` modulo their count (its
-/// base-3 digits), as the `grid` option spells it.
+/// base-4 digits), as the `grid` option spells it.
 static std::string pickGrid(unsigned rank, uint64_t choice) {
+  constexpr uint64_t kChoices = std::size(kGridExtents);
   SmallVector<std::string> extents;
   for (unsigned d = 0; d < rank; ++d) {
-    extents.push_back(std::to_string(kGridExtents[choice % 3]));
-    choice /= 3;
+    extents.push_back(kGridExtents[choice % kChoices]);
+    choice /= kChoices;
   }
   return llvm::join(extents, ",");
 }
