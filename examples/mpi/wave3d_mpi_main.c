@@ -17,6 +17,7 @@
  *===----------------------------------------------------------------------===*/
 
 #include "wave3d_mpi.h"
+#include "Stencil/Runtime/Distributed.h"
 
 #include <math.h>
 #include <stdio.h>

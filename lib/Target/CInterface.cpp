@@ -313,7 +313,7 @@ void mlir::stencil::printCHeader(ArrayRef<CEntryPoint> entryPoints,
      << "#include \"Stencil/ABI/StencilABI.h\"\n";
   if (llvm::any_of(entryPoints,
                    [](const CEntryPoint &entry) { return !entry.grid.empty(); }))
-    os << "#include \"Stencil/Runtime/Distributed.h\"\n";
+    os << "#include \"Stencil/Runtime/DistributedLayout.h\"\n";
   os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const CEntryPoint &entry : entryPoints) {
     printResultsStruct(entry, os);
