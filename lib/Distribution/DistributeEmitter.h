@@ -16,6 +16,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::stencil {
 
@@ -41,6 +44,19 @@ struct DistributedFunction {
 /// it checks): its arrays, and the arguments its time loop's states (and so
 /// its results) start from.
 SmallVector<BlockArgument> getBlockArguments(DistributedFunction &dist);
+
+/// Per function, the numbers of its arguments that are blocks.
+using BlockArgumentSets =
+    llvm::DenseMap<Operation *, llvm::SmallSetVector<int64_t, 8>>;
+
+/// Records in each distributed function's `stencil.distribution` which of
+/// its arguments are blocks: `blocks` holds those of the functions with
+/// domains; adjoints inherit their primal's, and callers (a time loop's
+/// adjoint) gain the arguments they pass where a callee takes a block
+/// (BlockArguments.cpp).
+void recordBlockArguments(ModuleOp module,
+                          const DenseSet<Operation *> &distributed,
+                          BlockArgumentSets &blocks);
 
 /// Records `blocks`, the numbers of the arguments of `func` (distributed)
 /// that are the rank's blocks, in its `stencil.distribution` (`blocks`).
