@@ -162,6 +162,14 @@ static int chooseGrid(int ndims, const int64_t *fixed, int size,
   return 1;
 }
 
+void stencil_dist_coords_of(int64_t ndims, const int64_t *dims, int64_t rank,
+                            int64_t *coords) {
+  for (int64_t k = ndims - 1; k >= 0; --k) {
+    coords[k] = rank % dims[k];
+    rank /= dims[k];
+  }
+}
+
 /* The last grid resolved, and what it was resolved for. */
 static struct {
   int valid;
@@ -204,11 +212,7 @@ int stencil_dist_resolve(int ndims, const int64_t *fixed, const char *spec,
   if (!chooseGrid(ndims, fixed, size, grid, why, whySize))
     return 0;
   grid->rank = rank;
-  int64_t rest = rank;
-  for (int k = ndims - 1; k >= 0; --k) {
-    grid->coords[k] = rest % grid->dims[k];
-    rest /= grid->dims[k];
-  }
+  stencil_dist_coords_of(ndims, grid->dims, rank, grid->coords);
   if (cacheable) {
     cache.valid = 1;
     strcpy(cache.spec, spec);

@@ -151,16 +151,6 @@ static void copyBox(int64_t ndims, const int64_t *count, size_t elem,
   }
 }
 
-/* The grid coordinates of process `rank`. */
-static void coordsOf(const stencil_dist_block *block, int64_t rank,
-                     int64_t *coords) {
-  int64_t rest = rank;
-  for (int64_t k = block->ndims - 1; k >= 0; --k) {
-    coords[k] = rest % block->grid[k];
-    rest /= block->grid[k];
-  }
-}
-
 /* The bytes of a packed block of `count`, checked against MPI's int. */
 static int packedBytes(const stencil_dist_block *block, const int64_t *count,
                        size_t elem) {
@@ -202,7 +192,7 @@ static void moveBlocks(const stencil_dist_block *block, size_t elem,
   for (int64_t r = 0; r < block->size; ++r) {
     int64_t coords[STENCIL_DIST_MAX_DIMS], start[STENCIL_DIST_MAX_DIMS],
         count[STENCIL_DIST_MAX_DIMS];
-    coordsOf(block, r, coords);
+    stencil_dist_coords_of(block->ndims, block->grid, r, coords);
     blockAt(block, coords, start, count);
     if (r == 0) {
       if (toLocal)

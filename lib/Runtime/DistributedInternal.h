@@ -25,6 +25,11 @@ int stencil_dist_parse_spec(const char *spec, int64_t *fixed);
  * names the request for the cache. Returns 1 on success. */
 int stencil_dist_resolve(int ndims, const int64_t *fixed, const char *spec,
                          stencil_dist_grid *grid, char *why, size_t whySize);
+/* The coordinates of process `rank` in a grid of `ndims` extents `dims`:
+ * row-major, the last axis varying fastest (as the compiled code numbers
+ * the grid). */
+void stencil_dist_coords_of(int64_t ndims, const int64_t *dims, int64_t rank,
+                            int64_t *coords);
 /* This process's rank in the communicator. */
 int stencil_dist_rank(void);
 /* Flushes stderr and aborts every process of the communicator. */

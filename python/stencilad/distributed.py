@@ -204,8 +204,7 @@ def _check_local(f, params, values, written, check_bounds, where, blocks):
             out.append(checks.scalar(v, p, where))
             continue
         a = checks.array(v, p, where, k in written)
-        if _is_block(f, params, k, block_args) and \
-                a.shape != blocks.local_shape:
+        if k in block_args and a.shape != blocks.local_shape:
             raise ValueError(
                 "'%s' has shape %r, but this process's block and halos have "
                 "%r (start %r, count %r, halo %d)" % (
@@ -215,8 +214,7 @@ def _check_local(f, params, values, written, check_bounds, where, blocks):
     if check_bounds:
         n = len(f.params)
         replicated = [k for k in range(n) if params[k]["kind"] ==
-                      "descriptor" and not _is_block(f, params, k,
-                                                     block_args)]
+                      "descriptor" and k not in block_args]
         plan = dict(f._plan)
         plan["accesses"] = [a for a in f._plan.get("accesses", [])
                             if a["argument"] in replicated]
@@ -227,12 +225,3 @@ def _check_local(f, params, values, written, check_bounds, where, blocks):
                        for k, (p, v) in enumerate(zip(params, out))
                        if isinstance(v, np.ndarray)], where)
     return out
-
-
-def _is_block(f, params, k, block_args):
-    """Whether argument k is a block: listed as one, or (in an adjoint's
-    description) the shadow of one."""
-    if k in block_args:
-        return True
-    p = params[k]
-    return p["role"] == "shadow" and p["of"] in block_args
