@@ -122,6 +122,24 @@ bool mlir::stencil::isHostMemory(Value memref) {
          alloc->hasAttr(StencilDialect::HostMemoryAttrHelper::getNameStr());
 }
 
+/// `stencil.exchange_finish`: on an scf.execute_region without results,
+/// `{dim, axis, lo, hi}` non-negative integers and the grid's `spec`.
+static LogicalResult verifyExchangeFinish(Operation *op, NamedAttribute attr) {
+  auto fields = dyn_cast<DictionaryAttr>(attr.getValue());
+  bool valid = fields && op->getName().getStringRef() == "scf.execute_region" &&
+               op->getNumResults() == 0 && fields.getAs<StringAttr>("spec");
+  for (StringRef key : {"dim", "axis", "lo", "hi"}) {
+    auto value = fields ? fields.getAs<IntegerAttr>(key) : IntegerAttr();
+    valid = valid && value && value.getInt() >= 0;
+  }
+  if (!valid)
+    return op->emitOpError()
+           << "'" << attr.getName().getValue()
+           << "' must be {dim, axis, lo, hi} (non-negative integers) and "
+              "{spec} (a string) on an scf.execute_region without results";
+  return success();
+}
+
 LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -186,6 +204,8 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                   "stencil.domain with results";
     return success();
   }
+  if (name == ExchangeFinishAttrHelper::getNameStr())
+    return verifyExchangeFinish(op, attr);
   return op->emitOpError() << "unknown attribute '" << name
                          << "' of the stencil dialect";
 }

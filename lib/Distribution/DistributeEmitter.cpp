@@ -344,7 +344,7 @@ SmallVector<Value> mlir::stencil::markDistributed(func::FuncOp func,
     llvm::append_range(extras, existing.getValue());
   SmallVector<Value> extents;
   for (unsigned k = 0; k < rank; ++k) {
-    std::string name = "global_extent_" + std::to_string(k);
+    std::string name = dist::globalExtentName(k);
     (void)func.insertArgument(
         func.getNumArguments(), IndexType::get(ctx), {},
         NameLoc::get(StringAttr::get(ctx, name), func.getLoc()));

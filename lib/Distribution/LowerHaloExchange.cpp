@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeCalls.h"
+#include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Distribution/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +26,9 @@
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <functional>
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILLOWERHALOEXCHANGEPASS
@@ -40,9 +44,9 @@ class GridBuilder {
 public:
   GridBuilder(Operation *op, shard::GridOp grid)
       : b(op), loc(op->getLoc()), shape(grid.getShape()),
-        module(op->getParentOfType<ModuleOp>()) {
-    spec = dist::globalString(b, loc, dist::specGlobalName(grid.getSymName()),
-                              dist::gridSpec(shape));
+        module(op->getParentOfType<ModuleOp>()),
+        specName(dist::specGlobalName(grid.getSymName())) {
+    spec = dist::globalString(b, loc, specName, dist::gridSpec(shape));
   }
 
   Value constant(int64_t value) {
@@ -79,7 +83,7 @@ public:
   struct Split {
     int64_t axis = -1, lo = 0, hi = 0;
   };
-  void exchange(Value array, ArrayRef<Split> splits);
+  void exchange(Value array, ArrayRef<Split> splits, bool overlap);
 
 private:
   /// The part of each dimension a slab covers: [start, start + extent).
@@ -87,12 +91,17 @@ private:
     Value start, extent;
   };
   SmallVector<Range> slabRanges(Value array, ArrayRef<Split> splits);
+  /// What remains of a started exchange: waits and unpacking.
+  using Finishes = SmallVector<std::function<void()>, 2>;
   void exchangeDimension(Value array, unsigned dim, ArrayRef<Split> splits,
-                         ArrayRef<Range> ranges);
+                         ArrayRef<Range> ranges, Finishes *finishes);
+  void startDimension(Value array, unsigned dim, ArrayRef<Split> splits,
+                      ArrayRef<Range> ranges);
   Value pointer(Value buffer);
   void exchangeSide(Value array, unsigned dim, ArrayRef<Range> ranges,
                     Value sendStart, Value recvStart, int64_t width,
-                    Value dest, Value source, int32_t tag);
+                    Value dest, Value source, int32_t tag,
+                    Finishes *finishes);
   void copySlab(Value array, unsigned dim, ArrayRef<Range> ranges,
                 Value start, int64_t width, Value buffer, bool pack);
   void ifNeighbor(Value rank, function_ref<void()> body);
@@ -101,6 +110,7 @@ private:
   Location loc;
   ArrayRef<int64_t> shape;
   ModuleOp module;
+  std::string specName;
   Value spec;
 };
 } // namespace
@@ -181,10 +191,13 @@ void GridBuilder::ifNeighbor(Value rank, function_ref<void()> body) {
   body();
 }
 
+/// Exchanges one side's slab of dimension `dim`: at once, or (with
+/// `finishes`) started here and finished by what it appends.
 void GridBuilder::exchangeSide(Value array, unsigned dim,
                                ArrayRef<Range> ranges, Value sendStart,
                                Value recvStart, int64_t width, Value dest,
-                               Value source, int32_t tag) {
+                               Value source, int32_t tag,
+                               Finishes *finishes) {
   auto type = cast<MemRefType>(array.getType());
   Value volume = constant(width);
   for (unsigned k = 0; k < type.getRank(); ++k)
@@ -200,31 +213,89 @@ void GridBuilder::exchangeSide(Value array, unsigned dim,
   Value bytes = arith::MulIOp::create(
       b, loc, volume,
       constant(type.getElementType().getIntOrFloatBitWidth() / 8));
-  call(dist::Call::SendRecv, {pointer(sendBuffer), toI64(dest),
-                              pointer(recvBuffer), toI64(source),
-                              toI64(bytes), i64(tag)});
-  ifNeighbor(source, [&] {
-    copySlab(array, dim, ranges, recvStart, width, recvBuffer,
-             /*pack=*/false);
-  });
-  memref::DeallocOp::create(b, loc, sendBuffer);
-  memref::DeallocOp::create(b, loc, recvBuffer);
+  SmallVector<Value> args{pointer(sendBuffer), toI64(dest),
+                          pointer(recvBuffer), toI64(source), toI64(bytes),
+                          i64(tag)};
+  Value handle;
+  if (finishes)
+    handle = func::CallOp::create(
+                 b, loc, dist::declare(module, dist::Call::ISendRecv), args)
+                 .getResult(0);
+  else
+    call(dist::Call::SendRecv, args);
+  auto finish = [=, this] {
+    if (handle)
+      call(dist::Call::Wait, {handle});
+    ifNeighbor(source, [&] {
+      copySlab(array, dim, ranges, recvStart, width, recvBuffer,
+               /*pack=*/false);
+    });
+    memref::DeallocOp::create(b, loc, sendBuffer);
+    memref::DeallocOp::create(b, loc, recvBuffer);
+  };
+  if (finishes)
+    finishes->push_back(finish);
+  else
+    finish();
 }
 
-/// Fills every split dimension's halos, in order (the corners ride along
-/// with the dimensions exchanged before).
-void GridBuilder::exchange(Value array, ArrayRef<Split> splits) {
+/// Fills every split dimension's halos, one dimension after the other (the
+/// corners ride along with the dimensions exchanged before). With
+/// `overlap`, the first split dimension goes last and is only started:
+/// its slabs carry the corners of the others, and what waits for it is an
+/// `scf.execute_region` marked stencil.exchange_finish, which
+/// --stencil-overlap-exchanges moves past the interior of the nests after
+/// it (their parallel loops run over that dimension).
+void GridBuilder::exchange(Value array, ArrayRef<Split> splits,
+                           bool overlap) {
   SmallVector<Range> ranges = slabRanges(array, splits);
+  int64_t deferred = -1;
+  if (overlap)
+    for (auto [dim, split] : llvm::enumerate(splits))
+      if (split.axis >= 0) {
+        deferred = dim;
+        break;
+      }
   for (auto [dim, split] : llvm::enumerate(splits))
-    if (split.axis >= 0)
-      exchangeDimension(array, dim, splits, ranges);
+    if (split.axis >= 0 && int64_t(dim) != deferred)
+      exchangeDimension(array, dim, splits, ranges, nullptr);
+  if (deferred >= 0)
+    startDimension(array, deferred, splits, ranges);
+}
+
+/// Starts the exchange of dimension `dim` and wraps what finishes it in an
+/// `scf.execute_region` marked with where it came from.
+void GridBuilder::startDimension(Value array, unsigned dim,
+                                 ArrayRef<Split> splits,
+                                 ArrayRef<Range> ranges) {
+  Finishes finishes;
+  exchangeDimension(array, dim, splits, ranges, &finishes);
+  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
+  Block *body = &region.getRegion().emplaceBlock();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(body);
+    for (auto &finish : finishes)
+      finish();
+    scf::YieldOp::create(b, loc);
+  }
+  const Split &split = splits[dim];
+  NamedAttrList fields;
+  fields.append("dim", b.getI64IntegerAttr(dim));
+  fields.append("axis", b.getI64IntegerAttr(split.axis));
+  fields.append("lo", b.getI64IntegerAttr(split.lo));
+  fields.append("hi", b.getI64IntegerAttr(split.hi));
+  fields.append("spec", b.getStringAttr(specName));
+  region->setAttr(StencilDialect::ExchangeFinishAttrHelper::getNameStr(),
+                  fields.getDictionary(b.getContext()));
 }
 
 /// Fills the halo of width `lo` below and `hi` above the owned part of
 /// dimension `dim` from the neighbours along its grid axis.
 void GridBuilder::exchangeDimension(Value array, unsigned dim,
                                     ArrayRef<Split> splits,
-                                    ArrayRef<Range> ranges) {
+                                    ArrayRef<Range> ranges,
+                                    Finishes *finishes) {
   int64_t axis = splits[dim].axis, lo = splits[dim].lo, hi = splits[dim].hi;
   Value lower = call(dist::Call::Neighbor, {spec, i64(axis), i64(-1)});
   Value upper = call(dist::Call::Neighbor, {spec, i64(axis), i64(1)});
@@ -233,15 +304,35 @@ void GridBuilder::exchangeDimension(Value array, unsigned dim,
   if (lo > 0) // My top owned rows are the upper neighbour's lower halo.
     exchangeSide(array, dim, ranges,
                  arith::SubIOp::create(b, loc, extent, constant(hi + lo)),
-                 constant(0), lo, upper, lower, tag);
+                 constant(0), lo, upper, lower, tag, finishes);
   if (hi > 0) // My bottom owned rows are the lower neighbour's upper halo.
     exchangeSide(array, dim, ranges, constant(lo),
                  arith::SubIOp::create(b, loc, extent, constant(hi)), hi,
-                 lower, upper, tag + 1);
+                 lower, upper, tag + 1, finishes);
+}
+
+/// Where the finish of `op`'s exchange goes: after the exchanges of other
+/// arrays that follow it with only ops free of memory effects between
+/// (their views), and after their finishes, so that all of them start
+/// before any waits.
+static Operation *getFinishPoint(shard::UpdateHaloOp op) {
+  llvm::SmallPtrSet<Value, 4> roots{dist::getArrayRoot(op.getDestination())};
+  Operation *next = op->getNextNode();
+  for (; next; next = next->getNextNode()) {
+    if (auto other = dyn_cast<shard::UpdateHaloOp>(next)) {
+      if (!roots.insert(dist::getArrayRoot(other.getDestination())).second)
+        break;
+      continue;
+    }
+    bool free = next->getNumRegions() == 0 && isMemoryEffectFree(next);
+    if (!free && !next->hasAttr(StencilDialect::ExchangeFinishAttrHelper::getNameStr()))
+      break;
+  }
+  return next;
 }
 
 static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
-                                     shard::GridOp grid) {
+                                     shard::GridOp grid, bool overlap) {
   if (!isa<MemRefType>(op.getDestination().getType()) ||
       !op.getHaloSizes().empty())
     return op.emitOpError()
@@ -276,8 +367,12 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
     splits[dim] = {dimAxes[0], halos[2 * next], halos[2 * next + 1]};
     ++next;
   }
+  Operation *finishPoint = overlap ? getFinishPoint(op) : nullptr;
   GridBuilder builder(op, grid);
-  builder.exchange(op.getDestination(), splits);
+  builder.exchange(op.getDestination(), splits, overlap);
+  Operation *finish = op->getPrevNode();
+  if (finishPoint && finish && finish->hasAttr(StencilDialect::ExchangeFinishAttrHelper::getNameStr()))
+    finish->moveBefore(finishPoint);
   op.getResult().replaceAllUsesWith(op.getDestination());
   op.erase();
   return success();
@@ -321,6 +416,8 @@ namespace {
 struct StencilLowerHaloExchangePass
     : public mlir::stencil::impl::StencilLowerHaloExchangePassBase<
           StencilLowerHaloExchangePass> {
+  using Base::Base;
+
   LogicalResult lower(Operation *op, SymbolTableCollection &symbols) {
     auto gridOf = [&](FlatSymbolRefAttr name) {
       auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(op, name);
@@ -330,7 +427,7 @@ struct StencilLowerHaloExchangePass
     };
     if (auto halo = dyn_cast<shard::UpdateHaloOp>(op)) {
       shard::GridOp grid = gridOf(halo.getGridAttr());
-      return success(grid && succeeded(lowerUpdateHalo(halo, grid)));
+      return success(grid && succeeded(lowerUpdateHalo(halo, grid, overlap)));
     }
     if (auto index = dyn_cast<shard::ProcessMultiIndexOp>(op)) {
       shard::GridOp grid = gridOf(index.getGridAttr());

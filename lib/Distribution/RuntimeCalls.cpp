@@ -3,7 +3,9 @@
 #include "RuntimeCalls.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -27,6 +29,10 @@ func::FuncOp dist::declare(ModuleOp module, Call call) {
     return get("stencil_dist_neighbor", {ptr, i64, i64}, true);
   case Call::SendRecv:
     return get("stencil_dist_sendrecv", {ptr, i64, ptr, i64, i64, i64}, false);
+  case Call::ISendRecv:
+    return get("stencil_dist_isendrecv", {ptr, i64, ptr, i64, i64, i64}, true);
+  case Call::Wait:
+    return get("stencil_dist_wait", {i64}, false);
   case Call::BlockStart:
     return get("stencil_dist_block_start", {i64, i64, i64}, true);
   case Call::BlockCount:
@@ -62,4 +68,16 @@ Value dist::globalString(OpBuilder &b, Location loc, StringRef name,
                                            LLVM::Linkage::Internal);
   markRuntimeSymbol(module.lookupSymbol(name));
   return address;
+}
+
+Value dist::getArrayRoot(Value view) {
+  while (Operation *def = view.getDefiningOp()) {
+    if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def))
+      view = meta.getSource();
+    else if (auto like = dyn_cast<ViewLikeOpInterface>(def))
+      view = like.getViewSource();
+    else
+      break;
+  }
+  return view;
 }

@@ -24,6 +24,8 @@ enum class Call {
   GridCoord,   // (spec, axis) -> i64
   Neighbor,    // (spec, axis, direction) -> i64
   SendRecv,    // (send, dest, recv, source, bytes, tag)
+  ISendRecv,   // (send, dest, recv, source, bytes, tag) -> i64 handle
+  Wait,        // (handle)
   BlockStart,  // (n, parts, coord) -> i64
   BlockCount,  // (n, parts, coord) -> i64
   CheckExtent, // (where, argument, dim, actual, expected)
@@ -36,6 +38,16 @@ func::FuncOp declare(ModuleOp module, Call call);
 /// The grid's spec as Distributed.h reads it: extents separated by
 /// commas, `?` for those chosen at run time ("?,1,1").
 std::string gridSpec(ArrayRef<int64_t> shape);
+
+/// The array `view` is a view of (through view-like ops and
+/// memref.extract_strided_metadata).
+Value getArrayRoot(Value view);
+
+/// The name of a distributed function's argument (and `stencil.extra_args`
+/// entry) that holds the global extent of dimension `dim`.
+inline std::string globalExtentName(unsigned dim) {
+  return "global_extent_" + std::to_string(dim);
+}
 
 /// The name of the global that holds the spec of grid `grid`.
 inline std::string specGlobalName(StringRef grid) {

@@ -271,8 +271,8 @@ int64_t stencil_dist_neighbor(const char *spec, int64_t axis,
   return grid.rank + direction * stride;
 }
 
-void stencil_dist_sendrecv(const void *send, int64_t dest, void *recv,
-                           int64_t source, int64_t bytes, int64_t tag) {
+/* The message size as MPI counts it; aborts past an `int`. */
+static int messageCount(int64_t bytes) {
   if (bytes > INT_MAX) {
     fprintf(stderr,
             "stencil_dist: error: rank %d: a halo message of %" PRId64
@@ -280,10 +280,71 @@ void stencil_dist_sendrecv(const void *send, int64_t dest, void *recv,
             stencil_dist_rank(), bytes);
     stencil_dist_fail();
   }
-  MPI_Sendrecv(send, (int)bytes, MPI_BYTE, dest < 0 ? MPI_PROC_NULL : (int)dest,
-               (int)tag, recv, (int)bytes, MPI_BYTE,
-               source < 0 ? MPI_PROC_NULL : (int)source, (int)tag,
-               stencil_dist_comm(), MPI_STATUS_IGNORE);
+  return (int)bytes;
+}
+
+static int peer(int64_t rank) { return rank < 0 ? MPI_PROC_NULL : (int)rank; }
+
+void stencil_dist_sendrecv(const void *send, int64_t dest, void *recv,
+                           int64_t source, int64_t bytes, int64_t tag) {
+  int count = messageCount(bytes);
+  MPI_Sendrecv(send, count, MPI_BYTE, peer(dest), (int)tag, recv, count,
+               MPI_BYTE, peer(source), (int)tag, stencil_dist_comm(),
+               MPI_STATUS_IGNORE);
+}
+
+/* Exchanges in flight: a receive and a send each, in slots that
+ * stencil_dist_wait frees. Kernels start and wait on the calling thread,
+ * a few at a time. */
+typedef struct {
+  MPI_Request requests[2];
+  int used;
+} pendingExchange;
+static pendingExchange *pending = NULL;
+static int64_t pendingSlots = 0;
+
+static int64_t freeSlot(void) {
+  for (int64_t k = 0; k < pendingSlots; ++k)
+    if (!pending[k].used)
+      return k;
+  int64_t grown = pendingSlots ? 2 * pendingSlots : 8;
+  pendingExchange *slots = realloc(pending, (size_t)grown * sizeof *slots);
+  if (!slots) {
+    fprintf(stderr, "stencil_dist: error: rank %d: out of memory\n",
+            stencil_dist_rank());
+    stencil_dist_fail();
+  }
+  memset(slots + pendingSlots, 0,
+         (size_t)(grown - pendingSlots) * sizeof *slots);
+  pending = slots;
+  int64_t slot = pendingSlots;
+  pendingSlots = grown;
+  return slot;
+}
+
+int64_t stencil_dist_isendrecv(const void *send, int64_t dest, void *recv,
+                               int64_t source, int64_t bytes, int64_t tag) {
+  int count = messageCount(bytes);
+  int64_t slot = freeSlot();
+  pendingExchange *exchange = &pending[slot];
+  exchange->used = 1;
+  MPI_Irecv(recv, count, MPI_BYTE, peer(source), (int)tag,
+            stencil_dist_comm(), &exchange->requests[0]);
+  MPI_Isend(send, count, MPI_BYTE, peer(dest), (int)tag, stencil_dist_comm(),
+            &exchange->requests[1]);
+  return slot;
+}
+
+void stencil_dist_wait(int64_t handle) {
+  if (handle < 0 || handle >= pendingSlots || !pending[handle].used) {
+    fprintf(stderr,
+            "stencil_dist: error: rank %d: no exchange %" PRId64
+            " is in flight\n",
+            stencil_dist_rank(), handle);
+    stencil_dist_fail();
+  }
+  MPI_Waitall(2, pending[handle].requests, MPI_STATUSES_IGNORE);
+  pending[handle].used = 0;
 }
 
 /*===----------------------- Checks --------------------------------------===*/

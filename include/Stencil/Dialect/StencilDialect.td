@@ -101,7 +101,8 @@ def Stencil_Dialect : Dialect {
     "::mlir::IntegerAttr":$global_index,
     "::mlir::UnitAttr":$host_memory,
     "::mlir::UnitAttr":$runtime,
-    "::mlir::UnitAttr":$ring
+    "::mlir::UnitAttr":$ring,
+    "::mlir::DictionaryAttr":$exchange_finish
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

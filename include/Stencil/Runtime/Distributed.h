@@ -117,6 +117,13 @@ int64_t stencil_dist_neighbor(const char *spec, int64_t axis,
  * from `source` (either -1: none), with `tag`, on the communicator. */
 void stencil_dist_sendrecv(const void *send, int64_t dest, void *recv,
                            int64_t source, int64_t bytes, int64_t tag);
+/* Starts the exchange of stencil_dist_sendrecv and returns at once: the
+ * receive is posted and the send started. Neither buffer may be touched
+ * until stencil_dist_wait(handle) returns; the handle is that call's. */
+int64_t stencil_dist_isendrecv(const void *send, int64_t dest, void *recv,
+                               int64_t source, int64_t bytes, int64_t tag);
+/* Waits until the exchange `handle` has received and sent. */
+void stencil_dist_wait(int64_t handle);
 
 /* Aborts unless dimension `dim` of `argument` (its name) has `expected`
  * points (the block and its halos). */
