@@ -37,7 +37,7 @@ PIPELINES = [
     ("docs/Design.md", "convert-to-omp", "stencil-adjoint",
      ["scatter=serial", "cut=0", "ring-cut=0", "hoist-temporaries=0",
       "c-interface=0", "check-bounds=0", "fp-contract=1", "gpu-index32=1",
-      "gpu-coarsen=2"]),
+      "gpu-coarsen=2", "overlap-exchanges=0"]),
     ("docs/GPU.md", "convert-to-gpu", "stencil-adjoint",
      ["scatter=serial", "cut=0", "index32=0", "coarsen=2", "c-interface=0"]),
     ("docs/CSource.md", "convert-to-c", "stencil-adjoint",

@@ -43,7 +43,9 @@ void mlir::stencil::addStencilToSCFPasses(OpPassManager &pm,
     pm.addPass(createStencilCheckABIBoundsPass());
   // The exchanges of distributed functions first: shard.update_halo is
   // Pure, and nothing may fold it before it is lowered (a no-op elsewhere).
-  pm.addPass(createStencilLowerHaloExchangePass());
+  StencilLowerHaloExchangePassOptions exchange;
+  exchange.overlap = options.overlapExchanges;
+  pm.addPass(createStencilLowerHaloExchangePass(exchange));
   // Domains whose bounds vary inside a loop, in functions of their own.
   pm.addPass(createStencilOutlineDomainsPass());
   // While the domains, and so their ranks, are still there.
@@ -82,6 +84,10 @@ void mlir::stencil::addStencilToSCFPasses(OpPassManager &pm,
   // parallel loop; what remains of its temporaries moves out of loops.
   if (options.hoistTemporaries)
     pm.addPass(createStencilHoistTemporariesPass());
+  // On the final loop nests: the interior of the nests after an exchange
+  // runs before its wait.
+  if (options.overlapExchanges)
+    pm.addPass(createStencilOverlapExchangesPass());
   if (options.fpContract)
     pm.addPass(createStencilAllowContractionPass());
   pm.addPass(createCanonicalizerPass());

@@ -112,16 +112,78 @@ def StencilLowerHaloExchangePass
     `stencil_dist_sendrecv` (one MPI_Sendrecv); a side of width 0 sends
     nothing, a side without a neighbour packs and unpacks nothing.
 
+    With `overlap`, the first split dimension of each exchange is
+    exchanged last and only started (`stencil_dist_isendrecv`: receives
+    posted, sends started); the wait (`stencil_dist_wait`) and the unpacking
+    go into an `scf.execute_region` marked `stencil.exchange_finish`, which
+    `--stencil-overlap-exchanges` moves past the interior of the loop nests
+    that follow. Its slabs carry the corners of the dimensions exchanged
+    before it.
+
     #### Output IR
     - Calls of `stencil_dist_grid_extent/_coord/_neighbor/_sendrecv` on
       the grid's spec string (`stencil_dist_grid_<grid>`), packing loops
-      (`scf.for`, `memref.load/store`) and `memref.alloc/dealloc`.
+      (`scf.for`, `memref.load/store`) and `memref.alloc/dealloc`; with
+      `overlap`, `stencil_dist_isendrecv` and the marked finishes.
   }];
+  let options = [
+    Option<"overlap", "overlap", "bool", "false",
+           "Start the first split dimension's exchange and leave its wait "
+           "in a marked region, for --stencil-overlap-exchanges">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def StencilOverlapExchangesPass
+    : Pass<"stencil-overlap-exchanges", "::mlir::ModuleOp"> {
+  let summary = "Compute the interior of the loop nests after an exchange "
+                "while its messages are in flight";
+  let description = [{
+    Runs on affine loop nests (after `--convert-stencil-to-affine`), on the
+    exchanges `--stencil-lower-halo-exchange=overlap=1` started: each is
+    followed by an `scf.execute_region` marked `stencil.exchange_finish`
+    that waits for the messages of one dimension, `d`, and unpacks them.
+    The pass plans, per such finish (and the finishes right after it,
+    which it groups), the run of loop nests that follow it in its block:
+    parallel nests (`affine.parallel`, possibly inside the lowering's
+    `scf.if` guard) whose loop runs over dimension `d` in global
+    coordinates, whose reads of the exchanged arrays all go through the
+    views rebuilt from the exchange at that loop's index plus a constant,
+    which write none of the exchanged arrays and call nothing, and which
+    neither read nor write an array that an earlier nest of the run
+    writes (nor write one it reads). The run ends at the first op that is
+    not such a nest or free of memory effects.
+
+    Each nest of the run is cut along its parallel loop at the rows whose
+    reads stay inside this process's block: `[start_d + below, end_d -
+    above)`, from the block's global start and end (recomputed with
+    `stencil_dist_block_start/_count` of the global extent, the grid's
+    extent and this process's coordinate) and the nest's widest reads
+    below and above the row. The interior part stays before the finishes,
+    which move after the run, and the two rims (a clone of the nest each)
+    follow them. Every iteration of a parallel loop is independent of the
+    others, so each point is computed by the same iteration as without the
+    cut: the results are bitwise the same.
+
+    With `report`, each function's plan is printed as a remark (JSON): per
+    group, its exchanges, the nests and their widths, and why the run
+    ended.
+  }];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Print each function's overlap plan as a remark (JSON)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::scf::SCFDialect",
   ];
 }

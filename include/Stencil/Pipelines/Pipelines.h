@@ -107,6 +107,13 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "called in loops (the cut's, in reversed time loops) "
                      "once, before the loop (--stencil-hoist-temporaries)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> overlapExchanges{
+      *this, "overlap-exchanges",
+      llvm::cl::desc("[experiment] Compute the interior of the nests after "
+                     "a halo exchange while its messages are in flight "
+                     "(--stencil-lower-halo-exchange=overlap=1, "
+                     "--stencil-overlap-exchanges)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> ringCut{
       *this, "ring-cut",
       llvm::cl::desc("[experiment] Keep the cut's temporaries as per-thread "

@@ -1,7 +1,8 @@
 /*===- mpi_common.h - Shared helpers of the mpirun test drivers -----------===//
  *
- * Included once per driver (it defines MPI_Sendrecv): message counting through
- * PMPI, loading the kernels, the test values and the finish line.
+ * Included once per driver (it defines MPI_Sendrecv and MPI_Isend): message
+ * counting through PMPI, loading the kernels, the test values and the finish
+ * line.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -16,21 +17,34 @@
 /* What this rank sent since the counters were last reset. */
 static long sentMessages, sentBytes;
 
+/* Counts a message of `count` elements of `type` to `dest`; a send to
+ * MPI_PROC_NULL is no message. */
+static void countMessage(int dest, int count, MPI_Datatype type) {
+  if (dest == MPI_PROC_NULL)
+    return;
+  int size = 0;
+  MPI_Type_size(type, &size);
+  ++sentMessages;
+  sentBytes += (long)count * size;
+}
+
 /* Every halo exchange of the kernels lands here (the driver is linked with
- * -rdynamic, so the run-time library's undefined MPI_Sendrecv binds to it);
- * a send to MPI_PROC_NULL is no message. */
+ * -rdynamic, so the run-time library's undefined MPI_Sendrecv and
+ * MPI_Isend bind to these): blocking ones, and the started ones whose
+ * wait comes after the interior's computation. */
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  int dest, int sendtag, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                  MPI_Status *status) {
-  if (dest != MPI_PROC_NULL) {
-    int size = 0;
-    MPI_Type_size(sendtype, &size);
-    ++sentMessages;
-    sentBytes += (long)sendcount * size;
-  }
+  countMessage(dest, sendcount, sendtype);
   return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                        recvcount, recvtype, source, recvtag, comm, status);
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest,
+              int tag, MPI_Comm comm, MPI_Request *request) {
+  countMessage(dest, count, type);
+  return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 
 /* `symbol` of the shared library at `path` (each library is loaded once,
