@@ -348,3 +348,36 @@ func.func @global_index(%n: index) -> index {
   %b = arith.addi %n, %c {stencil.global_index = 1 : i64} : index
   return %b : index
 }
+
+// -----
+
+// `stencil.exchange_finish` marks the wait and unpacking of a started halo
+// exchange (set by --stencil-lower-halo-exchange=overlap=1, read by
+// --stencil-overlap-exchanges): the dimension, its grid axis, its widths
+// and the grid's spec, on an scf.execute_region without results.
+// CHECK-LABEL: func.func @exchange_finish
+// CHECK: } {stencil.exchange_finish = {axis = 0 : i64, dim = 1 : i64, hi = 1 : i64, lo = 2 : i64, spec = "stencil_dist_grid_g"}}
+func.func @exchange_finish() {
+  scf.execute_region {
+    scf.yield
+  } {stencil.exchange_finish = {dim = 1 : i64, axis = 0 : i64, lo = 2 : i64, hi = 1 : i64, spec = "stencil_dist_grid_g"}}
+  return
+}
+
+// -----
+
+func.func @exchange_finish_negative() {
+  // expected-error@+1 {{'scf.execute_region' op 'stencil.exchange_finish' must be {dim, axis, lo, hi} (non-negative integers) and {spec} (a string) on an scf.execute_region without results}}
+  scf.execute_region {
+    scf.yield
+  } {stencil.exchange_finish = {dim = -1 : i64, axis = 0 : i64, lo = 2 : i64, hi = 1 : i64, spec = "g"}}
+  return
+}
+
+// -----
+
+func.func @exchange_finish_on_constant() {
+  // expected-error@+1 {{'arith.constant' op 'stencil.exchange_finish' must be {dim, axis, lo, hi} (non-negative integers) and {spec} (a string) on an scf.execute_region without results}}
+  %c = arith.constant {stencil.exchange_finish = {dim = 0 : i64, axis = 0 : i64, lo = 1 : i64, hi = 1 : i64, spec = "g"}} 0 : index
+  return
+}
