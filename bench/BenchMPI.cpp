@@ -1,18 +1,23 @@
 //===- BenchMPI.cpp - Halo exchange against compute, distributed kernels --===//
 //
-// stencil-bench-mpi: examples/wave3d.mlir and its gather adjoint compiled
-// with --stencil-distribute over a 1x1x? grid, and examples/fwi/fwi.mlir's
-// misfit (a whole time loop) and its checkpointed gradient over an ?x1x1
-// grid (the ? chosen at run time: the number of ranks; the libraries are
-// built beside this binary), run under
+// stencil-bench-mpi: examples/wave3d.mlir and its gather adjoint, and
+// examples/fwi/fwi.mlir's misfit (a whole time loop) and its checkpointed
+// gradient, compiled with --stencil-distribute over an ?x1x1 grid (the ?
+// chosen at run time: the number of ranks), each twice: with the halo
+// exchanges overlapped with the interior of the nests after them (the
+// default) and blocking (overlap-exchanges=0). The libraries are built
+// beside this binary. Run under
 //
 //   stencil-mpirun -n R stencil-bench-mpi [--benchmark_* flags]
 //
 // with OMP_NUM_THREADS=1 per rank. Each iteration runs the distributed
 // primal or adjoint on every rank between barriers and records the slowest
-// rank's time; this file's MPI_Sendrecv and MPI_Allgatherv wrap their
-// PMPI_ versions to time the exchanges and the sums (waiting for the
-// partner included). Counters:
+// rank's time; this file's MPI_Sendrecv, MPI_Isend, MPI_Irecv,
+// MPI_Waitall and MPI_Allgatherv wrap their PMPI_ versions to time the
+// exchanges and the sums (waiting for the partner included; with overlap,
+// the wait after the interior). The variants run in rounds, alternating
+// (names `.../overlap/...`, `.../blocking/...`), so that ratios come from
+// neighbouring runs. Counters:
 // `mpi_ms` (the slowest rank's time inside MPI per call), `mpi_fraction`
 // (of the call), `points_per_rank`; for FWI's gradient, `slot_blocks`:
 // rank 0's bytes of one snapshot slot over one block's (u_prev, u_t and
@@ -46,6 +51,31 @@ extern "C" int MPI_Sendrecv(const void *sendbuf, int sendcount,
   double t0 = PMPI_Wtime();
   int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, status);
+  mpiSeconds += PMPI_Wtime() - t0;
+  return rc;
+}
+
+extern "C" int MPI_Isend(const void *buf, int count, MPI_Datatype type,
+                         int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request) {
+  double t0 = PMPI_Wtime();
+  int rc = PMPI_Isend(buf, count, type, dest, tag, comm, request);
+  mpiSeconds += PMPI_Wtime() - t0;
+  return rc;
+}
+
+extern "C" int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
+                         int tag, MPI_Comm comm, MPI_Request *request) {
+  double t0 = PMPI_Wtime();
+  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
+  mpiSeconds += PMPI_Wtime() - t0;
+  return rc;
+}
+
+extern "C" int MPI_Waitall(int count, MPI_Request requests[],
+                           MPI_Status statuses[]) {
+  double t0 = PMPI_Wtime();
+  int rc = PMPI_Waitall(count, requests, statuses);
   mpiSeconds += PMPI_Wtime() - t0;
   return rc;
 }
@@ -85,7 +115,9 @@ struct Kernels {
 };
 
 int worldRank = 0, worldSize = 1;
-Kernels kernels;
+/// The kernels of each variant: overlapped exchanges, blocking ones.
+const char *const variantNames[2] = {"overlap", "blocking"};
+Kernels kernels[2];
 
 /// This rank's block of global n^3 arrays on a grid of `layout` (0: chosen
 /// at run time) with halo 2.
@@ -97,11 +129,11 @@ stencil_dist_block blockOf(int64_t n, stencil_dist_layout layout) {
 }
 
 /// The rank's blocks of u, u_1, u_2, c, u_b, u_1_b, u_2_b for global n
-/// (grid 1x1xR, halo 2), filled with smooth values.
+/// (grid Rx1x1, halo 2), filled with smooth values.
 struct Blocks {
   explicit Blocks(int64_t n) : n(n) {
-    stencil_dist_block block = blockOf(n, {3, 2, {1, 1, 0}});
-    count = block.count[2];
+    stencil_dist_block block = blockOf(n, {3, 2, {0, 1, 1}});
+    count = block.count[0];
     for (int k = 0; k < 3; ++k)
       ext[k] = block.local[k];
     size_t total = size_t(ext[0] * ext[1] * ext[2]);
@@ -147,8 +179,9 @@ void benchPrimal(benchmark::State &state) {
   Blocks b(state.range(0));
   state.counters["points_per_rank"] = double(b.n * b.n * b.count);
   int64_t n = b.n;
+  const Kernels &k = kernels[state.range(1)];
   runTimed(state, [&] {
-    kernels.primal(&b.m[0], &b.m[1], &b.m[2], &b.m[3], 0.1, n, n, n, n);
+    k.primal(&b.m[0], &b.m[1], &b.m[2], &b.m[3], 0.1, n, n, n, n);
   });
 }
 
@@ -156,8 +189,9 @@ void benchAdjoint(benchmark::State &state) {
   Blocks b(state.range(0));
   state.counters["points_per_rank"] = double(b.n * b.n * b.count);
   int64_t n = b.n;
+  const Kernels &k = kernels[state.range(1)];
   runTimed(state, [&] {
-    kernels.adjoint(&b.m[0], &b.m[1], &b.m[2], &b.m[3], 0.1, n, &b.m[4],
+    k.adjoint(&b.m[0], &b.m[1], &b.m[2], &b.m[3], 0.1, n, &b.m[4],
                     &b.m[5], &b.m[6], n, n, n);
   });
 }
@@ -194,25 +228,27 @@ void benchMisfit(benchmark::State &state) {
   FWIBlocks b(state.range(0), state.range(1));
   state.counters["points_per_rank"] = double(b.n * b.n * b.count);
   int64_t n = b.n;
+  const Kernels &k = kernels[state.range(2)];
   runTimed(state, [&] {
-    kernels.misfit(&b.m[0], &b.m[1], &b.m[2], &b.m[3], &b.wd, &b.dd, n, n / 2,
+    k.misfit(&b.m[0], &b.m[1], &b.m[2], &b.m[3], &b.wd, &b.dd, n, n / 2,
                    n / 2, n - 4, 3, b.steps, n, n, n);
   });
 }
 
 /// The gradient with `state.range(2)` snapshots (at least the step count:
-/// store-all).
+/// store-all), of variant `state.range(3)`.
 void benchGradient(benchmark::State &state) {
   FWIBlocks b(state.range(0), state.range(1));
   state.counters["points_per_rank"] = double(b.n * b.n * b.count);
   int64_t n = b.n;
+  const Kernels &k = kernels[state.range(3)];
   runTimed(state, [&] {
-    kernels.gradient(&b.m[0], &b.m[1], &b.m[2], &b.m[3], &b.wd, &b.dd, n,
+    k.gradient(&b.m[0], &b.m[1], &b.m[2], &b.m[3], &b.wd, &b.dd, n,
                      n / 2, n / 2, n - 4, 3, b.steps, &b.m[4], &b.m[5],
                      &b.m[6], &b.m[7], 1.0, state.range(2), n, n, n);
   });
   state.counters["slot_blocks"] =
-      double(kernels.stats().slot_bytes) /
+      double(k.stats().slot_bytes) /
       double(b.ext[0] * b.ext[1] * b.ext[2] * int64_t(sizeof(double)));
 }
 
@@ -227,6 +263,59 @@ void *loadSymbol(const std::string &path, const char *symbol) {
   return fn;
 }
 
+/// The kernels of variant `name`, from its two libraries.
+Kernels loadKernels(const std::string &name) {
+  std::string dir = STENCIL_BENCH_MPI_LIB_DIR;
+  std::string wave = dir + "/libwave3d_dist_" + name + ".so";
+  std::string fwi = dir + "/libfwi_dist_" + name + ".so";
+  Kernels k;
+  k.primal = reinterpret_cast<Primal>(loadSymbol(wave, "_mlir_ciface_wave3d"));
+  k.adjoint = reinterpret_cast<Adjoint>(
+      loadSymbol(wave, "_mlir_ciface_wave3d_adjoint"));
+  k.misfit = reinterpret_cast<Misfit>(loadSymbol(fwi, "_mlir_ciface_fwi"));
+  k.gradient =
+      reinterpret_cast<Gradient>(loadSymbol(fwi, "_mlir_ciface_fwi_adjoint"));
+  k.stats = reinterpret_cast<stencil_ckpt_stats (*)()>(
+      loadSymbol(fwi, "stencil_ckpt_last_stats"));
+  return k;
+}
+
+/// Registers one round: wave3d at n = 64, 128 and 192, FWI's misfit and
+/// gradient (32 steps; store-all and 4 snapshots) at n = 64 and 128, each
+/// with both variants.
+void registerRound(int round) {
+  std::string suffix = "/ranks:" + std::to_string(worldSize) +
+                       "/round:" + std::to_string(round);
+  auto name = [&](const char *kernel, int v) {
+    return std::string(kernel) + "/" + variantNames[v] + suffix;
+  };
+  for (int64_t n : {64, 128, 192})
+    for (int v = 0; v < 2; ++v) {
+      int64_t iterations = n < 192 ? 20 : 5;
+      benchmark::RegisterBenchmark(name("wave3d_primal", v).c_str(),
+                                   benchPrimal)
+          ->Args({n, v})->Iterations(iterations)->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(name("wave3d_adjoint", v).c_str(),
+                                   benchAdjoint)
+          ->Args({n, v})->Iterations(iterations)->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  for (int64_t n : {64, 128})
+    for (int v = 0; v < 2; ++v) {
+      int64_t iterations = n < 128 ? 5 : 2;
+      benchmark::RegisterBenchmark(name("fwi_misfit", v).c_str(),
+                                   benchMisfit)
+          ->Args({n, 32, v})->Iterations(iterations)->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+      for (int64_t snapshots : {32, 4})
+        benchmark::RegisterBenchmark(name("fwi_gradient", v).c_str(),
+                                     benchGradient)
+            ->Args({n, 32, snapshots, v})->Iterations(iterations)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+    }
+}
+
 /// Reports nothing (ranks other than 0).
 class NullReporter : public benchmark::BenchmarkReporter {
 public:
@@ -239,41 +328,12 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
   MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
-  std::string lib =
-      std::string(STENCIL_BENCH_MPI_LIB_DIR) + "/libwave3d_dist.so";
-  kernels.primal =
-      reinterpret_cast<Primal>(loadSymbol(lib, "_mlir_ciface_wave3d"));
-  kernels.adjoint = reinterpret_cast<Adjoint>(
-      loadSymbol(lib, "_mlir_ciface_wave3d_adjoint"));
-  std::string fwi = std::string(STENCIL_BENCH_MPI_LIB_DIR) + "/libfwi_dist.so";
-  kernels.misfit =
-      reinterpret_cast<Misfit>(loadSymbol(fwi, "_mlir_ciface_fwi"));
-  kernels.gradient =
-      reinterpret_cast<Gradient>(loadSymbol(fwi, "_mlir_ciface_fwi_adjoint"));
-  kernels.stats = reinterpret_cast<stencil_ckpt_stats (*)()>(
-      loadSymbol(fwi, "stencil_ckpt_last_stats"));
-  std::string ranks = "/ranks:" + std::to_string(worldSize);
-  for (int64_t n : {64, 128, 192}) {
-    benchmark::RegisterBenchmark(("wave3d_primal" + ranks).c_str(), benchPrimal)
-        ->Arg(n)->Iterations(n < 192 ? 40 : 10)->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("wave3d_adjoint" + ranks).c_str(),
-                                 benchAdjoint)
-        ->Arg(n)->Iterations(n < 192 ? 40 : 10)->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-  }
-  // FWI over 32 steps: the misfit, the gradient with store-all and with 4
-  // snapshots (Revolve).
-  for (int64_t n : {64, 128}) {
-    benchmark::RegisterBenchmark(("fwi_misfit" + ranks).c_str(), benchMisfit)
-        ->Args({n, 32})->Iterations(n < 128 ? 10 : 3)->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    for (int64_t snapshots : {32, 4})
-      benchmark::RegisterBenchmark(("fwi_gradient" + ranks).c_str(),
-                                   benchGradient)
-          ->Args({n, 32, snapshots})->Iterations(n < 128 ? 10 : 3)
-          ->UseManualTime()->Unit(benchmark::kMillisecond);
-  }
+  for (int v = 0; v < 2; ++v)
+    kernels[v] = loadKernels(variantNames[v]);
+  // Three rounds; in each, every size and kernel runs with overlapped
+  // exchanges, then with blocking ones.
+  for (int round = 0; round < 3; ++round)
+    registerRound(round);
   benchmark::Initialize(&argc, argv);
   if (worldRank == 0) {
     benchmark::RunSpecifiedBenchmarks();
