@@ -311,6 +311,11 @@ void GridBuilder::exchangeDimension(Value array, unsigned dim,
                  lower, upper, tag + 1, finishes);
 }
 
+/// Whether `op` is the marked finish of a started exchange.
+static bool isFinish(Operation *op) {
+  return op->hasAttr(StencilDialect::ExchangeFinishAttrHelper::getNameStr());
+}
+
 /// Where the finish of `op`'s exchange goes: after the exchanges of other
 /// arrays that follow it with only ops free of memory effects between
 /// (their views), and after their finishes, so that all of them start
@@ -325,7 +330,7 @@ static Operation *getFinishPoint(shard::UpdateHaloOp op) {
       continue;
     }
     bool free = next->getNumRegions() == 0 && isMemoryEffectFree(next);
-    if (!free && !next->hasAttr(StencilDialect::ExchangeFinishAttrHelper::getNameStr()))
+    if (!free && !isFinish(next))
       break;
   }
   return next;
@@ -371,7 +376,7 @@ static LogicalResult lowerUpdateHalo(shard::UpdateHaloOp op,
   GridBuilder builder(op, grid);
   builder.exchange(op.getDestination(), splits, overlap);
   Operation *finish = op->getPrevNode();
-  if (finishPoint && finish && finish->hasAttr(StencilDialect::ExchangeFinishAttrHelper::getNameStr()))
+  if (finishPoint && finish && isFinish(finish))
     finish->moveBefore(finishPoint);
   op.getResult().replaceAllUsesWith(op.getDestination());
   op.erase();

@@ -97,7 +97,8 @@ static bool isRebuiltFrom(Value view, Value array) {
 }
 
 static FailureOr<Exchange> getExchange(scf::ExecuteRegionOp finish) {
-  auto fields = finish->getAttrOfType<DictionaryAttr>(StencilDialect::ExchangeFinishAttrHelper::getNameStr());
+  auto fields = finish->getAttrOfType<DictionaryAttr>(
+      StencilDialect::ExchangeFinishAttrHelper::getNameStr());
   Exchange x;
   x.finish = finish;
   auto integer = [&](StringRef name, int64_t &value) {
@@ -131,8 +132,8 @@ static std::optional<int64_t> getRowOffset(AffineMap map, ValueRange operands,
   unsigned index = llvm::find(operands, iv) - operands.begin();
   if (index >= map.getNumDims())
     return std::nullopt;
-  AffineExpr rest = map.getResult(result) -
-                    getAffineDimExpr(index, map.getContext());
+  AffineExpr rest =
+      map.getResult(result) - getAffineDimExpr(index, map.getContext());
   rest = simplifyAffineExpr(rest, map.getNumDims(), map.getNumSymbols());
   if (auto c = dyn_cast<AffineConstantExpr>(rest))
     return c.getValue();
@@ -276,8 +277,7 @@ static GroupPlan planGroup(scf::ExecuteRegionOp first) {
   GroupPlan plan;
   RunPlanner planner(plan);
   Operation *op = first;
-  for (; op && !op->hasTrait<OpTrait::IsTerminator>();
-       op = op->getNextNode()) {
+  for (; op && !op->hasTrait<OpTrait::IsTerminator>(); op = op->getNextNode()) {
     if (!isFinish(op)) {
       if (!planner.add(op))
         break;
@@ -285,9 +285,8 @@ static GroupPlan planGroup(scf::ExecuteRegionOp first) {
     }
     FailureOr<Exchange> x = getExchange(cast<scf::ExecuteRegionOp>(op));
     bool fits = succeeded(x) && plan.nests.empty() &&
-                (plan.exchanges.empty() ||
-                 (x->dim == plan.exchanges[0].dim &&
-                  x->spec == plan.exchanges[0].spec));
+                (plan.exchanges.empty() || (x->dim == plan.exchanges[0].dim &&
+                                            x->spec == plan.exchanges[0].spec));
     if (!fits) {
       plan.stop = "another exchange";
       break;
@@ -365,8 +364,8 @@ struct OwnedRows {
 };
 } // namespace
 
-static OwnedRows buildOwnedRows(OpBuilder &b, Location loc,
-                                const Exchange &x, Value extent) {
+static OwnedRows buildOwnedRows(OpBuilder &b, Location loc, const Exchange &x,
+                                Value extent) {
   auto module = x.finish->getParentOfType<ModuleOp>();
   Type i64 = b.getI64Type();
   auto call = [&](dist::Call callee, ValueRange args) {
@@ -420,8 +419,8 @@ static void emitGroup(const GroupPlan &plan) {
   while (anchor->getParentOp() != func)
     anchor = anchor->getParentOp();
   OpBuilder b(anchor);
-  OwnedRows rows = buildOwnedRows(b, x.finish->getLoc(), x,
-                                  getGlobalExtent(func, x.dim));
+  OwnedRows rows =
+      buildOwnedRows(b, x.finish->getLoc(), x, getGlobalExtent(func, x.dim));
   for (const Nest &nest : plan.nests)
     cutNest(nest, rows, rimPoint);
 }
