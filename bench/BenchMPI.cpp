@@ -13,9 +13,10 @@
 // with OMP_NUM_THREADS=1 per rank. Each iteration runs the distributed
 // primal or adjoint on every rank between barriers and records the slowest
 // rank's time; this file's MPI_Sendrecv, MPI_Isend, MPI_Irecv,
-// MPI_Waitall and MPI_Allgatherv wrap their PMPI_ versions to time the
-// exchanges and the sums (waiting for the partner included; with overlap,
-// the wait after the interior). The variants run in rounds, alternating
+// MPI_Testall, MPI_Waitall and MPI_Allgatherv wrap their PMPI_ versions to
+// time the exchanges and the sums (waiting for the partner included; with
+// overlap, the progress calls between parts of the interior and the wait
+// after it). The variants run in rounds, alternating
 // (names `.../overlap/...`, `.../blocking/...`), so that ratios come from
 // neighbouring runs. Counters:
 // `mpi_ms` (the slowest rank's time inside MPI per call), `mpi_fraction`
@@ -76,6 +77,14 @@ extern "C" int MPI_Waitall(int count, MPI_Request requests[],
                            MPI_Status statuses[]) {
   double t0 = PMPI_Wtime();
   int rc = PMPI_Waitall(count, requests, statuses);
+  mpiSeconds += PMPI_Wtime() - t0;
+  return rc;
+}
+
+extern "C" int MPI_Testall(int count, MPI_Request requests[], int *flag,
+                           MPI_Status statuses[]) {
+  double t0 = PMPI_Wtime();
+  int rc = PMPI_Testall(count, requests, flag, statuses);
   mpiSeconds += PMPI_Wtime() - t0;
   return rc;
 }

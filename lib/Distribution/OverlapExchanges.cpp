@@ -321,31 +321,22 @@ static affine::AffineParallelOp getLoopOf(Operation *top) {
   return cast<affine::AffineParallelOp>(top);
 }
 
-namespace {
-/// A bound `value + offset` (`value` an affine symbol) added to a loop's.
-struct Bound {
-  Value value;
-  int64_t offset;
-};
-} // namespace
-
-/// Adds `bounds` to the lower (a maximum) or upper (a minimum) bounds of
-/// `loop`'s only dimension.
-static void addBounds(affine::AffineParallelOp loop, bool upper,
-                      ArrayRef<Bound> bounds) {
-  if (bounds.empty())
-    return;
+/// Adds `bounds`, expressions of the symbols `start` (s0) and `end` (s1),
+/// to the lower (a maximum) or upper (a minimum) bounds of `loop`'s only
+/// dimension.
+static void addBounds(affine::AffineParallelOp loop, bool upper, Value start,
+                      Value end, ArrayRef<AffineExpr> bounds) {
   AffineMap map = upper ? loop.getUpperBoundsMap() : loop.getLowerBoundsMap();
   SmallVector<Value> operands(upper ? loop.getUpperBoundsOperands()
                                     : loop.getLowerBoundsOperands());
-  SmallVector<AffineExpr> results(map.getResults());
   unsigned symbols = map.getNumSymbols();
-  for (const Bound &bound : bounds) {
-    results.push_back(getAffineSymbolExpr(symbols++, loop.getContext()) +
-                      bound.offset);
-    operands.push_back(bound.value);
-  }
-  map = AffineMap::get(map.getNumDims(), symbols, results, loop.getContext());
+  SmallVector<AffineExpr> results(map.getResults());
+  for (AffineExpr bound : bounds)
+    results.push_back(bound.shiftSymbols(2, symbols));
+  operands.push_back(start);
+  operands.push_back(end);
+  map = AffineMap::get(map.getNumDims(), symbols + 2, results,
+                       loop.getContext());
   Builder b(loop.getContext());
   auto groups = b.getI32TensorAttr({int32_t(results.size())});
   if (upper) {
@@ -390,23 +381,48 @@ static OwnedRows buildOwnedRows(OpBuilder &b, Location loc, const Exchange &x,
 
 /// Cuts `nest` into its interior, left in place, and two rims inserted
 /// before `rimPoint`.
-static void cutNest(const Nest &nest, OwnedRows rows, Operation *rimPoint) {
-  // With lb, ub the loop's bounds, s + below = S and end - above = E:
+static void cutNest(const Nest &nest, OwnedRows rows, Operation *rimPoint,
+                    unsigned chunks) {
+  // With lb, ub the loop's bounds, start + below = S and end - above = E:
   // [lb, min(ub, S)), [max(lb, S), min(ub, E)) and [max(lb, S, E), ub)
-  // are disjoint and cover [lb, ub), whatever the block's size.
-  Bound interiorStart{rows.start, nest.below};
-  Bound interiorEnd{rows.end, -nest.above};
+  // are disjoint and cover [lb, ub), whatever the block's size. The
+  // interior runs in `chunks` parts [C_k, C_k+1), C_k = S + k (E - S) / K
+  // (rounded down; C_0 = S, C_K = E), with a call between them that lets
+  // MPI move the messages in flight.
+  affine::AffineParallelOp loop = nest.loop;
+  MLIRContext *ctx = loop.getContext();
+  AffineExpr start = getAffineSymbolExpr(0, ctx) + nest.below;
+  AffineExpr end = getAffineSymbolExpr(1, ctx) - nest.above;
+  auto cut = [&](unsigned k) {
+    return start + (int64_t(k) * (end - start)).floorDiv(chunks);
+  };
   OpBuilder rims(rimPoint);
   Operation *low = rims.clone(*nest.top);
   Operation *high = rims.clone(*nest.top);
-  addBounds(getLoopOf(low), /*upper=*/true, {interiorStart});
-  addBounds(nest.loop, /*upper=*/false, {interiorStart});
-  addBounds(nest.loop, /*upper=*/true, {interiorEnd});
-  addBounds(getLoopOf(high), /*upper=*/false, {interiorStart, interiorEnd});
+  addBounds(getLoopOf(low), /*upper=*/true, rows.start, rows.end, {start});
+  addBounds(getLoopOf(high), /*upper=*/false, rows.start, rows.end,
+            {start, end});
+  OpBuilder interior(nest.top);
+  auto module = nest.top->getParentOfType<ModuleOp>();
+  for (unsigned k = 0; k + 1 < chunks; ++k) {
+    Operation *part = interior.clone(*nest.top);
+    addBounds(getLoopOf(part), /*upper=*/false, rows.start, rows.end,
+              k ? SmallVector<AffineExpr>{start, cut(k)}
+                : SmallVector<AffineExpr>{start});
+    addBounds(getLoopOf(part), /*upper=*/true, rows.start, rows.end,
+              {end, cut(k + 1)});
+    func::CallOp::create(interior, nest.top->getLoc(),
+                         dist::declare(module, dist::Call::Progress),
+                         ValueRange{});
+  }
+  addBounds(loop, /*upper=*/false, rows.start, rows.end,
+            chunks > 1 ? SmallVector<AffineExpr>{start, cut(chunks - 1)}
+                       : SmallVector<AffineExpr>{start});
+  addBounds(loop, /*upper=*/true, rows.start, rows.end, {end});
 }
 
 /// Moves the group's finishes after its run and cuts the run's nests.
-static void emitGroup(const GroupPlan &plan) {
+static void emitGroup(const GroupPlan &plan, unsigned chunks) {
   Operation *last = plan.nests.back().top;
   for (const Exchange &x : llvm::reverse(plan.exchanges))
     x.finish->moveAfter(last);
@@ -422,7 +438,7 @@ static void emitGroup(const GroupPlan &plan) {
   OwnedRows rows =
       buildOwnedRows(b, x.finish->getLoc(), x, getGlobalExtent(func, x.dim));
   for (const Nest &nest : plan.nests)
-    cutNest(nest, rows, rimPoint);
+    cutNest(nest, rows, rimPoint, chunks);
 }
 
 namespace {
@@ -464,7 +480,7 @@ struct StencilOverlapExchangesPass
     }
     for (const GroupPlan &plan : plans)
       if (!plan.nests.empty())
-        emitGroup(plan);
+        emitGroup(plan, std::max<unsigned>(chunks, 1));
   }
 
   /// Drops the run of a group whose function has no global extent of the

@@ -33,6 +33,8 @@ func::FuncOp dist::declare(ModuleOp module, Call call) {
     return get("stencil_dist_isendrecv", {ptr, i64, ptr, i64, i64, i64}, true);
   case Call::Wait:
     return get("stencil_dist_wait", {i64}, false);
+  case Call::Progress:
+    return get("stencil_dist_progress", {}, false);
   case Call::BlockStart:
     return get("stencil_dist_block_start", {i64, i64, i64}, true);
   case Call::BlockCount:

@@ -26,6 +26,7 @@ enum class Call {
   SendRecv,    // (send, dest, recv, source, bytes, tag)
   ISendRecv,   // (send, dest, recv, source, bytes, tag) -> i64 handle
   Wait,        // (handle)
+  Progress,    // ()
   BlockStart,  // (n, parts, coord) -> i64
   BlockCount,  // (n, parts, coord) -> i64
   CheckExtent, // (where, argument, dim, actual, expected)

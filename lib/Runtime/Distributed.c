@@ -335,6 +335,14 @@ int64_t stencil_dist_isendrecv(const void *send, int64_t dest, void *recv,
   return slot;
 }
 
+void stencil_dist_progress(void) {
+  for (int64_t k = 0; k < pendingSlots; ++k)
+    if (pending[k].used) {
+      int done = 0;
+      MPI_Testall(2, pending[k].requests, &done, MPI_STATUSES_IGNORE);
+    }
+}
+
 void stencil_dist_wait(int64_t handle) {
   if (handle < 0 || handle >= pendingSlots || !pending[handle].used) {
     fprintf(stderr,

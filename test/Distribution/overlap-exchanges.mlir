@@ -1,7 +1,11 @@
 // RUN: stencil-opt %s -split-input-file -mlir-print-op-on-diagnostic=false \
 // RUN:   --stencil-distribute=grid=?,1 --stencil-lower-halo-exchange=overlap=1 \
-// RUN:   --convert-stencil-to-affine --stencil-overlap-exchanges=report=1 2>&1 \
-// RUN:   | FileCheck %s
+// RUN:   --convert-stencil-to-affine \
+// RUN:   "--stencil-overlap-exchanges=report=1 chunks=1" 2>&1 | FileCheck %s
+// RUN: stencil-opt %s -split-input-file -mlir-print-op-on-diagnostic=false \
+// RUN:   --stencil-distribute=grid=?,1 --stencil-lower-halo-exchange=overlap=1 \
+// RUN:   --convert-stencil-to-affine "--stencil-overlap-exchanges=chunks=3" \
+// RUN:   | FileCheck %s --check-prefix=CHUNKS
 // RUN: stencil-opt %s -split-input-file -mlir-print-op-on-diagnostic=false \
 // RUN:   --stencil-distribute=grid=1,? --stencil-lower-halo-exchange=overlap=1 \
 // RUN:   --convert-stencil-to-affine --stencil-overlap-exchanges=report=1 2>&1 \
@@ -29,6 +33,21 @@
 // CHECK: affine.parallel (%{{.*}}) = (max(symbol(%[[LB]]), symbol(%[[START]]) + 1, symbol(%[[END]]) - 1)) to (symbol(%[[UB]]))
 // CHECK-NEXT: affine.for
 // CHECK: return
+
+// In three parts, [C_k, C_k+1) with C_k = S + k (E - S) / 3 (S = start + 1,
+// E = end - 1), with a call that lets MPI progress after each but the last.
+// CHUNKS-LABEL: func.func @step(
+// CHUNKS: affine.parallel (%{{.*}}) = (max(symbol(%[[LB:[^)]*]]), symbol(%[[S:[^)]*]]) + 1)) to (min(symbol(%[[UB:[^)]*]]), symbol(%[[E:[^)]*]]) - 1, symbol(%[[S]]) + (symbol(%[[E]]) - (symbol(%[[S]]) + 1) - 1) floordiv 3 + 1))
+// CHUNKS-NEXT: affine.for
+// CHUNKS: call @stencil_dist_progress()
+// CHUNKS: affine.parallel (%{{.*}}) = (max(symbol(%[[LB]]), symbol(%[[S]]) + 1, symbol(%[[S]]) + (symbol(%[[E]]) - (symbol(%[[S]]) + 1) - 1) floordiv 3 + 1)) to (min(symbol(%[[UB]]), symbol(%[[E]]) - 1, symbol(%[[S]]) + ((symbol(%[[E]]) - (symbol(%[[S]]) + 1) - 1) * 2) floordiv 3 + 1))
+// CHUNKS: call @stencil_dist_progress()
+// CHUNKS: affine.parallel (%{{.*}}) = (max(symbol(%[[LB]]), symbol(%[[S]]) + 1, symbol(%[[S]]) + ((symbol(%[[E]]) - (symbol(%[[S]]) + 1) - 1) * 2) floordiv 3 + 1)) to (min(symbol(%[[UB]]), symbol(%[[E]]) - 1))
+// CHUNKS-NOT: stencil_dist_progress()
+// CHUNKS: scf.execute_region
+// CHUNKS: affine.parallel (%{{.*}}) = (symbol(%[[LB]])) to (min(symbol(%[[UB]]), symbol(%[[S]]) + 1))
+// CHUNKS: affine.parallel (%{{.*}}) = (max(symbol(%[[LB]]), symbol(%[[S]]) + 1, symbol(%[[E]]) - 1)) to (symbol(%[[UB]]))
+// CHUNKS: return
 
 // On a grid that splits dimension 1 only, the parallel loop runs over
 // dimension 0 and nothing moves: the wait stays right after the start.

@@ -178,6 +178,9 @@ def StencilOverlapExchangesPass
   let options = [
     Option<"report", "report", "bool", "false",
            "Print each function's overlap plan as a remark (JSON)">,
+    Option<"chunks", "chunks", "unsigned", "4",
+           "Parts of each interior, with a call that lets MPI progress "
+           "between them (stencil_dist_progress)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -122,6 +122,9 @@ void stencil_dist_sendrecv(const void *send, int64_t dest, void *recv,
  * until stencil_dist_wait(handle) returns; the handle is that call's. */
 int64_t stencil_dist_isendrecv(const void *send, int64_t dest, void *recv,
                                int64_t source, int64_t bytes, int64_t tag);
+/* Lets MPI move the messages of the exchanges in flight (MPI_Testall on
+ * each), without waiting: called between parts of the interior. */
+void stencil_dist_progress(void);
 /* Waits until the exchange `handle` has received and sent. */
 void stencil_dist_wait(int64_t handle);
 
