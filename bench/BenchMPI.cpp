@@ -3,10 +3,11 @@
 // stencil-bench-mpi: examples/wave3d.mlir and its gather adjoint, and
 // examples/fwi/fwi.mlir's misfit (a whole time loop) and its checkpointed
 // gradient, compiled with --stencil-distribute over an ?x1x1 grid (the ?
-// chosen at run time: the number of ranks), each twice: with the halo
-// exchanges overlapped with the interior of the nests after them (the
-// default) and blocking (overlap-exchanges=0). The libraries are built
-// beside this binary. Run under
+// chosen at run time: the number of ranks), each three times: with the
+// halo exchanges overlapped with the interior of the nests after them (the
+// default), the same with the interior in four parts and MPI progress
+// between them (overlap-chunks=4), and blocking (overlap-exchanges=0). The libraries are built beside this
+// binary. Run under
 //
 //   stencil-mpirun -n R stencil-bench-mpi [--benchmark_* flags]
 //
@@ -15,10 +16,10 @@
 // rank's time; this file's MPI_Sendrecv, MPI_Isend, MPI_Irecv,
 // MPI_Testall, MPI_Waitall and MPI_Allgatherv wrap their PMPI_ versions to
 // time the exchanges and the sums (waiting for the partner included; with
-// overlap, the progress calls between parts of the interior and the wait
-// after it). The variants run in rounds, alternating
-// (names `.../overlap/...`, `.../blocking/...`), so that ratios come from
-// neighbouring runs. Counters:
+// overlap, the wait after the interior and any progress calls between its
+// parts). The variants run in rounds, alternating (names
+// `.../overlap/...`, `.../overlap4/...`, `.../blocking/...`), so that
+// ratios come from neighbouring runs. Counters:
 // `mpi_ms` (the slowest rank's time inside MPI per call), `mpi_fraction`
 // (of the call), `points_per_rank`; for FWI's gradient, `slot_blocks`:
 // rank 0's bytes of one snapshot slot over one block's (u_prev, u_t and
@@ -124,9 +125,12 @@ struct Kernels {
 };
 
 int worldRank = 0, worldSize = 1;
-/// The kernels of each variant: overlapped exchanges, blocking ones.
-const char *const variantNames[2] = {"overlap", "blocking"};
-Kernels kernels[2];
+/// The kernels of each variant: overlapped exchanges, overlapped with the
+/// interior in four parts and MPI progress between them, blocking ones.
+constexpr int kVariants = 3;
+const char *const variantNames[kVariants] = {"overlap", "overlap4",
+                                             "blocking"};
+Kernels kernels[kVariants];
 
 /// This rank's block of global n^3 arrays on a grid of `layout` (0: chosen
 /// at run time) with halo 2.
@@ -299,7 +303,7 @@ void registerRound(int round) {
     return std::string(kernel) + "/" + variantNames[v] + suffix;
   };
   for (int64_t n : {64, 128, 192})
-    for (int v = 0; v < 2; ++v) {
+    for (int v = 0; v < kVariants; ++v) {
       int64_t iterations = n < 192 ? 20 : 5;
       benchmark::RegisterBenchmark(name("wave3d_primal", v).c_str(),
                                    benchPrimal)
@@ -311,7 +315,7 @@ void registerRound(int round) {
           ->Unit(benchmark::kMillisecond);
     }
   for (int64_t n : {64, 128})
-    for (int v = 0; v < 2; ++v) {
+    for (int v = 0; v < kVariants; ++v) {
       int64_t iterations = n < 128 ? 5 : 2;
       benchmark::RegisterBenchmark(name("fwi_misfit", v).c_str(),
                                    benchMisfit)
@@ -337,10 +341,9 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
   MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
-  for (int v = 0; v < 2; ++v)
+  for (int v = 0; v < kVariants; ++v)
     kernels[v] = loadKernels(variantNames[v]);
-  // Three rounds; in each, every size and kernel runs with overlapped
-  // exchanges, then with blocking ones.
+  // Three rounds; in each, every size and kernel runs with each variant.
   for (int round = 0; round < 3; ++round)
     registerRound(round);
   benchmark::Initialize(&argc, argv);

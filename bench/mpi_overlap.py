@@ -2,12 +2,12 @@
 # ===- mpi_overlap.py - Overlapped against blocking halo exchanges --------=== #
 #
 # Reads the JSON of one stencil-bench-mpi run (--benchmark_out; every
-# kernel and size runs with overlapped exchanges, then blocking ones, in
-# each of its rounds) and prints, per kernel and arguments, the median over
-# the rounds of the ratio overlap / blocking within a round, with the range
-# of the per-round ratios, and each variant's median share of the call
-# spent inside MPI (mpi_fraction: with overlap, the wait after the
-# interior; blocking, the whole exchange).
+# kernel and size runs with each variant in each of its rounds: overlap,
+# overlap4, blocking) and prints, per kernel, arguments and overlapped
+# variant, the median over the rounds of the ratio variant / blocking
+# within a round, with the range of the per-round ratios, and the median
+# share of the call spent inside MPI of both (mpi_fraction: with overlap,
+# the progress calls and the wait; blocking, the whole exchange).
 #
 # Usage: mpi_overlap.py results.json [--markdown]
 #
@@ -21,7 +21,7 @@ import sys
 
 # `<kernel>/<variant>/ranks:<R>/round:<r>/<args>/iterations:<i>/manual_time`;
 # the args end with the variant's index, which the key leaves out.
-NAME_RE = re.compile(r"^(\w+)/(overlap|blocking)/ranks:(\d+)/round:(\d+)/"
+NAME_RE = re.compile(r"^(\w+)/(overlap(?:4)?|blocking)/ranks:(\d+)/round:(\d+)/"
                      r"((?:\d+/)*?)\d+/iterations:\d+/manual_time$")
 SCALE_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 
@@ -44,22 +44,26 @@ def load(path):
 
 
 def rows(results):
-    """(kernel, ranks, args, median ratio, low, high, overlap share,
-    blocking share, rounds) per key with both variants in some round."""
+    """(kernel, ranks, args, variant, median ratio, low, high, variant's
+    share, blocking share, rounds) per key and overlapped variant with a
+    round that has both."""
     for key in sorted(results):
         variants = results[key]
-        both = sorted(set(variants.get("overlap", {})) &
-                      set(variants.get("blocking", {})))
-        if not both:
-            print("mpi_overlap: skipped %s: no round has both variants" %
-                  "/".join(map(str, key)), file=sys.stderr)
-            continue
-        ratios = [variants["overlap"][r][0] / variants["blocking"][r][0]
-                  for r in both]
-        share = {v: statistics.median(f for _, f in variants[v].values())
-                 for v in ("overlap", "blocking")}
-        yield (*key, statistics.median(ratios), min(ratios), max(ratios),
-               share["overlap"], share["blocking"], len(both))
+        blocking = variants.get("blocking", {})
+        for variant in ("overlap", "overlap4"):
+            mine = variants.get(variant, {})
+            both = sorted(set(mine) & set(blocking))
+            if not both:
+                if mine or not blocking:
+                    print("mpi_overlap: skipped %s %s: no round has it and "
+                          "blocking" % ("/".join(map(str, key)), variant),
+                          file=sys.stderr)
+                continue
+            ratios = [mine[r][0] / blocking[r][0] for r in both]
+            yield (*key, variant, statistics.median(ratios), min(ratios),
+                   max(ratios), statistics.median(f for _, f in mine.values()),
+                   statistics.median(f for _, f in blocking.values()),
+                   len(both))
 
 
 def main(argv):
@@ -73,19 +77,19 @@ def main(argv):
               file=sys.stderr)
         return 1
     if args.markdown:
-        print("| kernel | ranks | args | overlap / blocking | range | "
-              "MPI share, overlap | MPI share, blocking | rounds |")
-        print("|---|---:|---|---:|---|---:|---:|---:|")
-    for kernel, ranks, key, ratio, low, high, so, sb, n in found:
+        print("| kernel | ranks | args | variant | / blocking | range | "
+              "MPI share | MPI share, blocking | rounds |")
+        print("|---|---:|---|---|---:|---|---:|---:|---:|")
+    for kernel, ranks, key, variant, ratio, low, high, so, sb, n in found:
         if args.markdown:
-            print("| %s | %d | %s | %.2f | %.2f-%.2f | %.0f%% | %.0f%% | %d |"
-                  % (kernel, ranks, key, ratio, low, high, 100 * so, 100 * sb,
-                     n))
+            print("| %s | %d | %s | %s | %.2f | %.2f-%.2f | %.0f%% | %.0f%% "
+                  "| %d |" % (kernel, ranks, key, variant, ratio, low, high,
+                              100 * so, 100 * sb, n))
         else:
-            print("%s ranks=%d %s: overlap/blocking %.2f (%.2f-%.2f), MPI "
-                  "share %.0f%% vs %.0f%%, %d rounds" % (
-                      kernel, ranks, key, ratio, low, high, 100 * so,
-                      100 * sb, n))
+            print("%s ranks=%d %s: %s/blocking %.2f (%.2f-%.2f), MPI share "
+                  "%.0f%% vs %.0f%%, %d rounds" % (
+                      kernel, ranks, key, variant, ratio, low, high,
+                      100 * so, 100 * sb, n))
     return 0
 
 

@@ -86,8 +86,11 @@ void mlir::stencil::addStencilToSCFPasses(OpPassManager &pm,
     pm.addPass(createStencilHoistTemporariesPass());
   // On the final loop nests: the interior of the nests after an exchange
   // runs before its wait.
-  if (options.overlapExchanges)
-    pm.addPass(createStencilOverlapExchangesPass());
+  if (options.overlapExchanges) {
+    StencilOverlapExchangesPassOptions overlap;
+    overlap.chunks = options.overlapChunks;
+    pm.addPass(createStencilOverlapExchangesPass(overlap));
+  }
   if (options.fpContract)
     pm.addPass(createStencilAllowContractionPass());
   pm.addPass(createCanonicalizerPass());

@@ -169,7 +169,9 @@ def StencilOverlapExchangesPass
     which move after the run, and the two rims (a clone of the nest each)
     follow them. Every iteration of a parallel loop is independent of the
     others, so each point is computed by the same iteration as without the
-    cut: the results are bitwise the same.
+    cut: the results are bitwise the same. With `chunks` = K the interior
+    runs in K parts with a call of `stencil_dist_progress` (MPI_Testall on
+    the exchanges in flight) between them.
 
     With `report`, each function's plan is printed as a remark (JSON): per
     group, its exchanges, the nests and their widths, and why the run
@@ -178,7 +180,7 @@ def StencilOverlapExchangesPass
   let options = [
     Option<"report", "report", "bool", "false",
            "Print each function's overlap plan as a remark (JSON)">,
-    Option<"chunks", "chunks", "unsigned", "4",
+    Option<"chunks", "chunks", "unsigned", "1",
            "Parts of each interior, with a call that lets MPI progress "
            "between them (stencil_dist_progress)">,
   ];

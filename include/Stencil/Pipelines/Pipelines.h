@@ -10,6 +10,7 @@
 #define STENCIL_PIPELINES_PIPELINES_H
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Distribution/Passes.h"
 #include "Stencil/Gather/Passes.h"
 #include "Stencil/GPU/Passes.h"
 #include "Stencil/Target/Passes.h"
@@ -114,6 +115,11 @@ struct ConvertToOMPOptions : public PassPipelineOptions<ConvertToOMPOptions> {
                      "(--stencil-lower-halo-exchange=overlap=1, "
                      "--stencil-overlap-exchanges)"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> overlapChunks{
+      *this, "overlap-chunks",
+      llvm::cl::desc("[experiment] Parts of each overlapped interior, with "
+                     "a call that lets MPI progress between them"),
+      llvm::cl::init(StencilOverlapExchangesPassOptions().chunks)};
   PassOptions::Option<bool> ringCut{
       *this, "ring-cut",
       llvm::cl::desc("[experiment] Keep the cut's temporaries as per-thread "
