@@ -16,6 +16,7 @@
 #include "RuntimeCalls.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Distribution/Passes.h"
+#include "Stencil/Support/IndexOffset.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -124,22 +125,6 @@ static bool isFinish(Operation *op) {
          op->hasAttr(StencilDialect::ExchangeFinishAttrHelper::getNameStr());
 }
 
-/// The constant `c` with `map`'s result `result` = `iv` + c.
-static std::optional<int64_t> getRowOffset(AffineMap map, ValueRange operands,
-                                           unsigned result, Value iv) {
-  if (result >= map.getNumResults() || llvm::count(operands, iv) != 1)
-    return std::nullopt;
-  unsigned index = llvm::find(operands, iv) - operands.begin();
-  if (index >= map.getNumDims())
-    return std::nullopt;
-  AffineExpr rest =
-      map.getResult(result) - getAffineDimExpr(index, map.getContext());
-  rest = simplifyAffineExpr(rest, map.getNumDims(), map.getNumSymbols());
-  if (auto c = dyn_cast<AffineConstantExpr>(rest))
-    return c.getValue();
-  return std::nullopt;
-}
-
 namespace {
 /// Plans the run of nests after a group of finishes.
 class RunPlanner {
@@ -204,7 +189,7 @@ LogicalResult RunPlanner::access(Nest &nest, Operation *op, Value memref,
     return fail("a nest that reads an exchanged array other than through "
                 "its exchanged view");
   std::optional<int64_t> offset =
-      getRowOffset(load.getAffineMap(), load.getMapOperands(), x->dim,
+      getIndexOffset(load.getAffineMap(), load.getMapOperands(), x->dim,
                    nest.loop.getIVs()[0]);
   if (!offset)
     return fail("a nest whose parallel loop does not run over the exchanged "

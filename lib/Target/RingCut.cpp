@@ -20,6 +20,7 @@
 #include "Stencil/Target/Passes.h"
 #include "Stencil/Dialect/StencilDialect.h"
 #include "Stencil/Support/Declare.h"
+#include "Stencil/Support/IndexOffset.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -94,22 +95,10 @@ static std::optional<PlaneNest> getPlaneNest(Operation *op, Block *body) {
   return nest;
 }
 
-/// The constant `c` with `map`'s first result = `iv` + c, where `iv` is
-/// among `operands`.
+/// The constant `c` with `map`'s first result = `iv` + c.
 static std::optional<int64_t> getPlaneOffset(AffineMap map,
                                              ValueRange operands, Value iv) {
-  auto position = llvm::find(operands, iv);
-  if (position == operands.end() || map.getNumResults() == 0 ||
-      llvm::count(operands, iv) != 1)
-    return std::nullopt;
-  unsigned index = position - operands.begin();
-  if (index >= map.getNumDims())
-    return std::nullopt;
-  AffineExpr rest = map.getResult(0) - getAffineDimExpr(index, map.getContext());
-  rest = simplifyAffineExpr(rest, map.getNumDims(), map.getNumSymbols());
-  if (auto c = dyn_cast<AffineConstantExpr>(rest))
-    return c.getValue();
-  return std::nullopt;
+  return getIndexOffset(map, operands, /*result=*/0, iv);
 }
 
 /// The arrays `nest` loads from (`writes`: stores to).
