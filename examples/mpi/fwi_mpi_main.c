@@ -1,17 +1,19 @@
 /*===- fwi_mpi_main.c - The gradient of a seismic misfit over MPI ---------===//
  *
- *   mpirun -n R fwi-mpi-example [--check-serial] [n [steps [snapshots
- *                               [out.png]]]]   (any R; 32 96 8)
+ *   mpirun -n R fwi-mpi-example [--check-serial] [--grid=AxBxC]
+ *                               [n [steps [snapshots [out.png]]]]
+ *                               (any R; 32 96 8)
  *
  * The full-waveform inversion example (examples/fwi/, docs/TimeLoops.md)
  * distributed whole: examples/fwi/fwi.mlir's misfit J(m), whose time loop
  * runs every step on every rank's block with the halo exchanges inside,
  * and its adjoint, the reversed time loop under binomial checkpointing with
  * `snapshots` states per rank, compiled once with --stencil-adjoint
- * --stencil-distribute=grid=?,1,1 into libfwi_mpi.so (built beside this
- * example by examples/CMakeLists.txt): any number of ranks splits x, the
- * dimension along which the receivers' misfit is summed in the order of
- * one process. The traces d are read through a subview per step, so every
+ * --stencil-distribute=grid=?,?,? into libfwi_mpi.so (built beside this
+ * example by examples/CMakeLists.txt): any number of ranks, on the grid
+ * MPI_Dims_create chooses or the one --grid=AxBxC gives (R = A B C). The
+ * receivers' misfit is summed in the order of one process on every grid.
+ * The traces d are read through a subview per step, so every
  * rank holds them whole (docs/Distributed.md, "Replicated arrays"); rank 0
  * records them with the single-process library and broadcasts them, as a
  * survey's data would be read from files.
@@ -39,6 +41,7 @@
 #include "png_write.h"
 
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +62,7 @@ typedef struct {
   Misfit misfit;
   Gradient gradient;
   Stats stats; /* the library's stencil_ckpt_last_stats */
+  void (*setGrid)(I, const I *); /* the library's stencil_dist_set_grid */
 } Block;
 
 /* Runs BODY for every owned point: local offset l, global (i, j, k) and
@@ -222,7 +226,10 @@ static void loadLibrary(Block *b) {
   b->gradient =
       handle ? (Gradient)dlsym(handle, "_mlir_ciface_fwi_adjoint") : NULL;
   b->stats = handle ? (Stats)dlsym(handle, "stencil_ckpt_last_stats") : NULL;
-  if (!b->misfit || !b->gradient || !b->stats) {
+  b->setGrid = handle ? (void (*)(I, const I *))dlsym(
+                            handle, "stencil_dist_set_grid")
+                      : NULL;
+  if (!b->misfit || !b->gradient || !b->stats || !b->setGrid) {
     fprintf(stderr, "fwi-mpi-example: cannot load %s: %s\n", lib, dlerror());
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
@@ -233,15 +240,30 @@ int main(int argc, char **argv) {
   int serial = argc > 1 && !strcmp(argv[1], "--check-serial");
   argv += serial;
   argc -= serial;
+  I shape[3] = {0, 0, 0};
+  int gridGiven = argc > 1 && !strncmp(argv[1], "--grid=", 7);
+  if (gridGiven &&
+      sscanf(argv[1] + 7, "%" SCNd64 "x%" SCNd64 "x%" SCNd64, &shape[0],
+             &shape[1], &shape[2]) != 3) {
+    fprintf(stderr, "fwi-mpi-example: --grid=AxBxC, not %s\n", argv[1]);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  argv += gridGiven;
+  argc -= gridGiven;
   I n = argc > 1 ? atoll(argv[1]) : 32, steps = argc > 2 ? atoll(argv[2]) : 96;
   I snapshots = argc > 3 ? atoll(argv[3]) : 8;
   const char *out = argc > 4 ? argv[4] : "fwi_gradient_mpi.png";
   /* The library's grid and halo, as examples/CMakeLists.txt compiled it
-   * (and its header would describe them): processes along x chosen at run
-   * time, y and z whole. */
+   * (and its header would describe them): every extent chosen at run
+   * time, or the shape --grid gives, set in both copies of the run-time
+   * library (this program's and the kernel library's). */
   stencil_dist_layout layout = {3, STENCIL_EXAMPLE_HALO, {STENCIL_EXAMPLE_GRID}};
   Block b;
   loadLibrary(&b);
+  if (gridGiven) {
+    stencil_dist_set_grid(3, shape);
+    b.setGrid(3, shape);
+  }
   stencil_dist_block_init(&b.b, &layout, (I[]){n, n, n});
   Survey v = makeSurvey(n, steps, calloc((size_t)steps, sizeof(double)),
                         calloc((size_t)(steps * n * n), sizeof(double)));

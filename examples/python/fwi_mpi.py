@@ -2,9 +2,10 @@
 """Full-waveform inversion's gradient on MPI processes, from Python with
 mpi4py (docs/Python.md, "Distributed functions"; docs/Distributed.md): the
 kernel of examples/python/fwi_gradient.py compiled once with
-distribute="?,1,1" (any number of processes split x, the dimension the
-receivers' misfit is summed along, so that its sum is the single process's,
-bit for bit) and called on each process's block.
+distribute="auto" (any number of processes, on the grid MPI_Dims_create
+chooses; the receivers' misfit is summed in the order of one process on
+any grid, so that it is the single process's, bit for bit) and called on
+each process's block.
 
 Process 0 records the traces of a true model with NumPy and broadcasts them
 (every process holds them whole); the starting model is scattered from
@@ -46,7 +47,7 @@ def main():
     steps = int(args[1]) if len(args) > 1 else 60
     snapshots = int(args[2]) if len(args) > 2 else 6
 
-    fwi = fwi_kernel().compile(distribute="?,1,1", comm=comm)
+    fwi = fwi_kernel().compile(distribute="auto", comm=comm)
     b = fwi.blocks((n, n, n), comm)
     survey = dict(n=n, sx=n // 2, sy=n // 2, sz=n - 4, zr=3, steps=steps)
     w = ricker(np.arange(steps, dtype=np.float64), 0.04)

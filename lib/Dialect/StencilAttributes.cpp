@@ -140,6 +140,50 @@ static LogicalResult verifyExchangeFinish(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+static constexpr StringLiteral kSumDim = "dim", kSumSplit = "split",
+                               kWholeSlices = "slices", kBoxes = "boxes";
+
+/// `stencil.distributed_sum`: {dim, split} on a stencil.domain with
+/// results, `dim` one of its dimensions.
+static LogicalResult verifyDistributedSum(Operation *op, NamedAttribute attr) {
+  auto domain = dyn_cast<DomainOp>(op);
+  auto fields = dyn_cast<DictionaryAttr>(attr.getValue());
+  auto dim = fields ? fields.getAs<IntegerAttr>(kSumDim) : IntegerAttr();
+  auto split = fields ? fields.getAs<StringAttr>(kSumSplit) : StringAttr();
+  if (!domain || domain.getNumResults() == 0 || !dim || dim.getInt() < 0 ||
+      dim.getInt() >= int64_t(domain.getRank()) || !split ||
+      (split.getValue() != kWholeSlices && split.getValue() != kBoxes) ||
+      fields.size() != 2)
+    return op->emitOpError()
+           << "'" << attr.getName().getValue()
+           << "' must be {dim = <one of its dimensions>, split = \"slices\" "
+              "or \"boxes\"} on a stencil.domain with results";
+  return success();
+}
+
+void mlir::stencil::setDistributedSum(Operation *domain, DistributedSum sum) {
+  Builder b(domain->getContext());
+  domain->setAttr(
+      StencilDialect::DistributedSumAttrHelper::getNameStr(),
+      b.getDictionaryAttr(
+          {b.getNamedAttr(kSumDim, b.getI64IntegerAttr(sum.dim)),
+           b.getNamedAttr(kSumSplit, b.getStringAttr(sum.wholeSlices
+                                                         ? kWholeSlices
+                                                         : kBoxes))}));
+}
+
+std::optional<DistributedSum>
+mlir::stencil::getDistributedSum(Operation *domain) {
+  auto fields = domain->getAttrOfType<DictionaryAttr>(
+      StencilDialect::DistributedSumAttrHelper::getNameStr());
+  if (!fields)
+    return std::nullopt;
+  DistributedSum sum;
+  sum.dim = fields.getAs<IntegerAttr>(kSumDim).getInt();
+  sum.wholeSlices = fields.getAs<StringAttr>(kSumSplit).getValue() == kWholeSlices;
+  return sum;
+}
+
 LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -195,15 +239,8 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                                   "memref.alloc";
     return success();
   }
-  if (name == DistributedSumAttrHelper::getNameStr()) {
-    auto domain = dyn_cast<DomainOp>(op);
-    if (!domain || domain.getNumResults() == 0 ||
-        !isa<UnitAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << name
-                               << "' must be a unit attribute on a "
-                                  "stencil.domain with results";
-    return success();
-  }
+  if (name == DistributedSumAttrHelper::getNameStr())
+    return verifyDistributedSum(op, attr);
   if (name == ExchangeFinishAttrHelper::getNameStr())
     return verifyExchangeFinish(op, attr);
   return op->emitOpError() << "unknown attribute '" << name

@@ -143,23 +143,16 @@ static unsigned getSumDimension(DomainOp domain) {
   return k;
 }
 
-/// A sum is reduced across ranks slice by slice in global order, which is
-/// the order of one process only when the ranks split the dimension the
-/// slices are taken along, and no other.
-static LogicalResult checkSum(DomainOp domain, ArrayRef<int64_t> grid) {
-  unsigned sumDim = getSumDimension(domain);
+/// Marks a domain with sums: their slices are taken along `dim`; each rank
+/// holds whole slices where the grid splits no other dimension, else a box
+/// whose terms the run-time library folds in the order of one process.
+static void markSum(DomainOp domain, ArrayRef<int64_t> grid) {
+  DistributedSum sum;
+  sum.dim = getSumDimension(domain);
   for (unsigned k = 0; k < grid.size(); ++k)
-    if (k != sumDim && grid[k] != 1)
-      return domain.emitOpError()
-             << "computes a sum whose slices are taken along dimension "
-             << sumDim << ", but the process grid "
-             << (grid[k] == kRunTimeExtent ? "may split" : "splits")
-             << " dimension " << k
-             << "; summing it in the order of one process is not supported "
-                "yet (give that dimension 1 process in `grid`)";
-  domain->setAttr(StencilDialect::DistributedSumAttrHelper::getNameStr(),
-                  UnitAttr::get(domain.getContext()));
-  return success();
+    if (k != sum.dim && grid[k] != 1)
+      sum.wholeSlices = false;
+  setDistributedSum(domain, sum);
 }
 
 /// Checks a domain and lists its accesses.
@@ -172,8 +165,8 @@ static LogicalResult checkDomain(DomainOp domain, DistributedFunction &dist,
            << "has rank " << domain.getRank()
            << "; distributing it over a process grid of rank " << rank
            << " is not supported yet";
-  if (domain.getNumResults() != 0 && failed(checkSum(domain, grid)))
-    return failure();
+  if (domain.getNumResults() != 0)
+    markSum(domain, grid);
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
     auto access = dyn_cast<AccessOpInterface>(&op);
     if (!access)

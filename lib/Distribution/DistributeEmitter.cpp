@@ -44,7 +44,7 @@ public:
         loc(dist.func.getLoc()), rank(grid.size()) {}
 
   void emit() {
-    declareRuntime();
+    initShape();
     extents = markDistributed(dist.func, grid, halo);
     b.setInsertionPointToStart(&dist.func.getBody().front());
     emitBlock();
@@ -117,7 +117,7 @@ private:
                                       op.getResult(0));
   }
 
-  void declareRuntime();
+  void initShape();
   Value call(dist::Call callee, ValueRange args) {
     return call(dist::declare(dist.func->getParentOfType<ModuleOp>(), callee),
                 args);
@@ -148,22 +148,10 @@ private:
 };
 } // namespace
 
-void FunctionEmitter::declareRuntime() {
+/// The grid's shape, `?` extents dynamic.
+void FunctionEmitter::initShape() {
   for (int64_t p : grid)
     shape.push_back(p == kRunTimeExtent ? ShapedType::kDynamic : p);
-  // Sums across ranks, called by the lowering of the domains marked
-  // `stencil.distributed_sum` (StencilToAffine.cpp), with the signatures of
-  // Stencil/Runtime/Distributed.h.
-  auto module = dist.func->getParentOfType<ModuleOp>();
-  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-  if (llvm::any_of(dist.domains, [](DomainOp domain) {
-        return domain.getNumResults() != 0;
-      })) {
-    lookupOrDeclareFunction(module, "stencil_dist_sum_f64",
-                            {ptr, b.getI64Type()}, {b.getF64Type()});
-    lookupOrDeclareFunction(module, "stencil_dist_sum_f32",
-                            {ptr, b.getI64Type()}, {b.getF32Type()});
-  }
 }
 
 void FunctionEmitter::emitBlock() {

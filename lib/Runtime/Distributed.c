@@ -1,7 +1,8 @@
 /*===- Distributed.c - Grid, communicator and checks of distributed kernels ===//
  *
  * See Stencil/Runtime/Distributed.h. The caller's block helpers are in
- * DistributedBlocks.c; both share DistributedInternal.h.
+ * DistributedBlocks.c and the sums in DistributedSums.c; they share
+ * DistributedInternal.h.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -379,49 +380,4 @@ void stencil_dist_check_block(const char *where, const char *spec,
           " points in dimension %" PRId64 "; use fewer processes along it\n",
           where, stencil_dist_rank(), width, count, dim);
   stencil_dist_fail();
-}
-
-/*===----------------------- Sums ----------------------------------------===*/
-
-/* Gathers every rank's `count` values of `type` (each `size` bytes) in rank
- * order; returns them (malloc'd) and their number. */
-static void *gatherAll(const void *values, int64_t count, MPI_Datatype type,
-                       size_t size, int64_t *total) {
-  MPI_Comm comm = stencil_dist_comm();
-  int ranks = 0;
-  MPI_Comm_size(comm, &ranks);
-  int mine = (int)count;
-  int *counts = malloc(sizeof(int) * (size_t)ranks);
-  int *offsets = malloc(sizeof(int) * (size_t)ranks);
-  MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, comm);
-  *total = 0;
-  for (int r = 0; r < ranks; ++r) {
-    offsets[r] = (int)*total;
-    *total += counts[r];
-  }
-  void *all = malloc(size * (size_t)(*total > 0 ? *total : 1));
-  MPI_Allgatherv(values, mine, type, all, counts, offsets, type, comm);
-  free(counts);
-  free(offsets);
-  return all;
-}
-
-double stencil_dist_sum_f64(const double *partials, int64_t count) {
-  int64_t total = 0;
-  double *all = gatherAll(partials, count, MPI_DOUBLE, sizeof(double), &total);
-  double sum = 0.0;
-  for (int64_t i = 0; i < total; ++i)
-    sum += all[i];
-  free(all);
-  return sum;
-}
-
-float stencil_dist_sum_f32(const float *partials, int64_t count) {
-  int64_t total = 0;
-  float *all = gatherAll(partials, count, MPI_FLOAT, sizeof(float), &total);
-  float sum = 0.0f;
-  for (int64_t i = 0; i < total; ++i)
-    sum += all[i];
-  free(all);
-  return sum;
 }

@@ -1,6 +1,7 @@
 /*===- DistributedInternal.h - Shared by the distributed run-time's files -===//
  *
- * Not installed: what Distributed.c and DistributedBlocks.c share.
+ * Not installed: what Distributed.c, DistributedBlocks.c and
+ * DistributedSums.c share.
  *
  *===----------------------------------------------------------------------===*/
 

@@ -17,7 +17,7 @@
 // CHECK-NOT: shard.update_halo
 // CHECK: stencil.domain
 // CHECK: stencil.gather %[[DT]][0, 0] : memref<?x?xf64, strided<[?, 1], offset: ?>>
-// CHECK: } attributes {stencil.distributed_sum}
+// CHECK: } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "slices"}}
 func.func @misfit(%u: memref<?x?xf64>, %d: memref<?x?x?xf64>,
                   %w: memref<?xf64>, %n: index, %steps: index) -> f64 {
   %c0 = arith.constant 0 : index

@@ -46,10 +46,13 @@ def Stencil_Dialect : Dialect {
   //  - `stencil.noalias` (unit, on a function): set by --stencil-prepare-abi;
   //    the function's arrays do not overlap, which
   //    --stencil-annotate-noalias states to LLVM after the lowering.
-  //  - `stencil.distributed_sum` (unit, on a `stencil.domain` with results):
-  //    set by --stencil-distribute; the domain covers this rank's slices of
-  //    its summation dimension, and its sums are those of every rank's
-  //    slices in global order (Stencil/Runtime/Distributed.h).
+  //  - `stencil.distributed_sum` (dictionary `{dim = K : i64, split =
+  //    "slices" | "boxes"}`, on a `stencil.domain` with results): set by
+  //    --stencil-distribute; the domain covers this rank's part, and its
+  //    sums are those of one process, whose slices are taken along
+  //    dimension K (Stencil/Runtime/Distributed.h). With "slices" the rank
+  //    holds whole slices (the grid splits only K), with "boxes" a box of
+  //    the domain (read through stencil::getDistributedSum).
   //  - `stencil.distribution` (dictionary `{grid = array<i64: ...>, halo =
   //    N : i64}`, on a function): set by --stencil-distribute on the
   //    functions it distributes and on their callers; the process grid and
@@ -94,7 +97,7 @@ def Stencil_Dialect : Dialect {
     "::mlir::UnitAttr":$noalias,
     "::mlir::DenseI64ArrayAttr":$shadows_of,
     "::mlir::ArrayAttr":$extra_args,
-    "::mlir::UnitAttr":$distributed_sum,
+    "::mlir::DictionaryAttr":$distributed_sum,
     "::mlir::DictionaryAttr":$distribution,
     "::mlir::UnitAttr":$distinct_arrays,
     "::mlir::UnitAttr":$snapshot_borders,

@@ -138,14 +138,27 @@ void stencil_dist_check_extent(const char *where, const char *argument,
 void stencil_dist_check_block(const char *where, const char *spec,
                               int64_t dim, int64_t count, int64_t width);
 
-/* The sum of a distributed domain: this rank's partial sums of the slices
- * it owns (`count` of them, in order), gathered from every rank and added
- * in global order, starting from zero: the order of one process
- * (docs/Dialect.md, "Reductions"), given that rank order is slice order
- * (--stencil-distribute splits only the summation dimension). Every rank
- * gets the same bits. */
+/* Sums of distributed domains, in the order of one process: each slice
+ * along the summation dimension serially in row-major order from zero,
+ * then the slices' partial sums in order from zero (docs/Dialect.md,
+ * "Reductions"). Every rank takes part, also with nothing to add, and
+ * every rank gets the same bits. (DistributedSums.c) */
+
+/* Where the grid splits only the summation dimension: this rank's partial
+ * sums of the slices it holds (`count` of them, in order), gathered from
+ * every rank and added in rank order, which is slice order. */
 double stencil_dist_sum_f64(const double *partials, int64_t count);
 float stencil_dist_sum_f32(const float *partials, int64_t count);
+
+/* Where the grid may split other dimensions: this rank's terms of a
+ * domain of rank `rank` summed along dimension `dim`, row-major over its
+ * box, whose global lower corner and extents are box[0 .. rank) and
+ * box[rank .. 2 rank). Each slice is folded by one of the ranks that hold
+ * part of it, from the terms of all of them. */
+double stencil_dist_sum_terms_f64(const double *terms, int64_t rank,
+                                  int64_t dim, const int64_t *box);
+float stencil_dist_sum_terms_f32(const float *terms, int64_t rank,
+                                 int64_t dim, const int64_t *box);
 
 #ifdef __cplusplus
 }

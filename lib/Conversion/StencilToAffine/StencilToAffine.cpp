@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArrayReductions.h"
+#include "DistributedSums.h"
 #include "Stencil/Conversion/AffineEmitter.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Conversion/StencilToAffine.h"
@@ -74,42 +75,6 @@ static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
-
-/// The runtime function that sums the partial sums of every rank of a
-/// distributed domain in global order (Stencil/Runtime/Distributed.h),
-/// declared by --stencil-distribute.
-static func::FuncOp getDistSum(DomainOp domain, Type type) {
-  auto module = domain->getParentOfType<ModuleOp>();
-  return module ? module.lookupSymbol<func::FuncOp>(
-                      type.isF64() ? "stencil_dist_sum_f64"
-                                   : "stencil_dist_sum_f32")
-                : func::FuncOp();
-}
-
-/// The sums of a distributed domain: this rank's slices are in `buffers`
-/// (`size` each); every rank takes part, also with none.
-static SmallVector<Value> sumAcrossRanks(OpBuilder &builder, DomainOp domain,
-                                         ArrayRef<Value> buffers,
-                                         TypeRange types, Value size) {
-  Location loc = domain.getLoc();
-  Type i64 = builder.getI64Type();
-  Value count = arith::IndexCastOp::create(builder, loc, i64, size);
-  SmallVector<Value> sums;
-  for (auto [buffer, type] : llvm::zip_equal(buffers, types)) {
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
-    Value integer = arith::IndexCastOp::create(builder, loc, i64, address);
-    Value pointer = LLVM::IntToPtrOp::create(
-        builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
-        integer);
-    auto call = func::CallOp::create(builder, loc, getDistSum(domain, type),
-                                     ValueRange{pointer, count});
-    sums.push_back(call.getResult(0));
-  }
-  for (Value buffer : buffers)
-    memref::DeallocOp::create(builder, loc, buffer);
-  return sums;
-}
 
 /// Emits the serial sum of `buffers` (each of `size` partial sums), in index
 /// order. With `onDevice` (the GPU form) the sum runs in a parallel loop of
@@ -276,8 +241,8 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   if (types.empty())
     return {};
   SmallVector<Value> sums;
-  if (domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr())) {
-    sums = sumAcrossRanks(builder, domain, buffers, types, size);
+  if (getDistributedSum(domain)) {
+    sums = sumSlicesAcrossRanks(builder, domain, buffers, types, size);
   } else {
     sums = sumPartials(builder, loc, buffers, size, zeros, onDevice);
     for (Value buffer : buffers)
@@ -350,15 +315,29 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(domain);
   Location loc = domain.getLoc();
-  bool distributed =
-      domain->hasAttr(StencilDialect::DistributedSumAttrHelper::getNameStr());
-  if (distributed && llvm::any_of(domain.getResultTypes(), [&](Type type) {
-        return !getDistSum(domain, type);
-      }))
-    return domain.emitOpError()
-           << "sums across ranks, but the module does not declare "
-              "stencil_dist_sum_f32/f64 (--stencil-distribute does)";
+  std::optional<DistributedSum> distributed = getDistributedSum(domain);
   bool reduces = domain.hasReduction();
+  if (distributed && !distributed->wholeSlices) {
+    if (reduces || !domain.isRectangular())
+      return domain.emitOpError()
+             << "sums across ranks from boxes of the domain, which is "
+                "supported only for a rectangular domain without "
+                "reductions into arrays";
+    auto emitPoint = [&](OpBuilder &b, ValueRange ivs) {
+      IRMapping mapping;
+      emitBodyValues(b, domain, ivs, SmallVector<int64_t>(domain.getRank(), 0),
+                     mapping);
+      emitWrites(b, domain, ivs, mapping, atomic);
+      SmallVector<Value> values;
+      for (Value value : domain.getYield().getValues())
+        values.push_back(mapping.lookupOrDefault(value));
+      return values;
+    };
+    rewriter.replaceOp(domain,
+                       sumBoxesAcrossRanks(rewriter, domain, bounds, parallel,
+                                           distributed->dim, emitPoint));
+    return success();
+  }
   // Across ranks, only fully reduced sums (a fixed element, a rank-0 array),
   // which go through the slices' partial sums like the results.
   if (distributed && reduces &&

@@ -7,16 +7,11 @@
 # check_dist.py and screen.py read). Grids have one axis per dimension of
 # the case and 1 to 4 processes; every shape that fits the rank occurs.
 #
-# Steered around, each a documented limit of the distribution
-# (docs/Distributed.md, "Limits"):
-#   * memref.alloc temporaries (refused): chained domains pass their
-#     temporary as an argument;
-#   * a grid that splits a dimension other than the first with a function
-#     with sums (a returned reduction, a per-step or final objective, the
-#     gradient of an active scalar): such a grid gets a case without sums
-#     (or, failing that, dimension 0 split alone, printed with the number of
-#     cases), except one time in five, when it keeps its case, so that the
-#     refusal itself is exercised (screen.py counts it).
+# Steered around, a documented limit of the distribution
+# (docs/Distributed.md, "Limits"): memref.alloc temporaries (refused):
+# chained domains pass their temporary as an argument. Functions with sums
+# (a returned reduction, a per-step or final objective, the gradient of an
+# active scalar) get every grid, like the others.
 #
 # Usage:
 #   distgen.py --seed 1 --count 16 -o cases.mlir --json cases.json
@@ -36,9 +31,6 @@ import stencilgen as sg  # noqa: E402
 import timeloopgen as tg  # noqa: E402
 
 MAX_RANKS = 4
-SUM_GRIDS = ("a grid splitting a dimension other than the first of a "
-             "function with sums (the distributed sums split dimension 0 "
-             "only)")
 
 
 def grids(dim, ranks):
@@ -54,11 +46,6 @@ def _product(g):
     return p
 
 
-def has_sums(desc):
-    return desc["results"] > 0 or any(
-        a["kind"] == "scalar" and a.get("active") for a in desc["args"])
-
-
 def make_case(rng, index, dim, loop_fraction):
     if rng.random() < loop_fraction:
         linear = rng.random() < 0.35
@@ -70,19 +57,10 @@ def make_case(rng, index, dim, loop_fraction):
 
 
 def make_distributed_case(rng, index, dim, loop_fraction):
-    """A case and its grid. A grid that splits more than dimension 0 gets a
-    case without sums (drawn again, up to 20 times), except one time in
-    five, when the first case is kept with it: a refusal screen.py counts."""
+    """A case and its grid: any grid of 1 to 4 processes, sums or not."""
     ranks = rng.choice((1, 2, 2, 3, 4, 4))
     grid = list(rng.choice(grids(dim, ranks)))
-    keep = rng.random() < 0.2
-    for _ in range(20):
-        text, desc = make_case(rng, index, dim, loop_fraction)
-        if keep or not has_sums(desc) or all(p == 1 for p in grid[1:]):
-            break
-    else:
-        tg.skip(SUM_GRIDS)
-        grid = [ranks] + [1] * (dim - 1)
+    text, desc = make_case(rng, index, dim, loop_fraction)
     desc["grid"] = grid
     return text, desc
 
