@@ -24,11 +24,7 @@ except ImportError:     # the source tree, not configured by CMake
     _config = None
 
 # Bump when what the package reads from the cache changes.
-_CACHE_FORMAT = 3
-
-# Stands for the source's name in a cached library's JSON: the compiler saw
-# a temporary copy, and one library serves every file with the same text.
-_SOURCE_TOKEN = "<stencilad-source>"
+_CACHE_FORMAT = 4
 
 
 class CompileError(RuntimeError):
@@ -157,8 +153,10 @@ def compile(source, adjoint=True, options=None, *, cache=True, march=None,
     except OSError:
         raise CompileError("stencil-compile not found at %s (set "
                            "STENCILAD_COMPILE)" % tool) from None
+    # The name is part of the key: the library's located messages (the
+    # run-time checks') name the caller's file.
     key = hashlib.sha256(json.dumps(
-        [_CACHE_FORMAT, text, passes, os.path.realpath(tool),
+        [_CACHE_FORMAT, text, name, passes, os.path.realpath(tool),
          stat.st_mtime_ns, stat.st_size]).encode()).hexdigest()[:40]
     root = cache_dir()
     folder = os.path.join(root, key)
@@ -170,8 +168,8 @@ def compile(source, adjoint=True, options=None, *, cache=True, march=None,
     elif not (cache and os.path.exists(lib) and os.path.exists(abi)):
         _build(tool, text, name, passes, root, folder)
     with open(abi, encoding="utf-8") as f:
-        description = json.loads(_relocate(f.read(), _SOURCE_TOKEN, name,
-                                           quoted=True))
+        description = json.loads(f.read().replace(
+            _quoted(_mlir_escaped(name)), _quoted(name)))
     _warn_from(os.path.join(folder, _WARNINGS), name)
     return Module(lib, description, name)
 
@@ -211,7 +209,7 @@ def _warn_from(path, name):
     if text:
         warnings.warn(CompileWarning(
             "stencil-compile warned on %s:\n%s" % (
-                name, text.replace(_SOURCE_TOKEN, name))),
+                name, text)),
             stacklevel=_outside_package())
 
 
@@ -228,13 +226,23 @@ def _outside_package():
     return level
 
 
-def _relocate(text, copy, name, quoted=False):
-    """`text` (the compiler's output, or the JSON it wrote with `quoted`)
-    with the locations in the copy the compiler saw put in the caller's
-    file `name`."""
-    if quoted:
-        copy, name = (json.dumps(x, ensure_ascii=False)[1:-1] for x in (copy, name))
-    return text.replace(copy, name)
+def _mlir_escaped(name):
+    """`name` as MLIR prints it in a location (llvm::printEscapedString:
+    bytes outside printable ASCII, and the quote, as \\XX)."""
+    out = []
+    for byte in name.encode("utf-8"):
+        if byte == 0x5C:
+            out.append("\\\\")
+        elif 0x20 <= byte < 0x7F and byte != 0x22:
+            out.append(chr(byte))
+        else:
+            out.append("\\%02X" % byte)
+    return "".join(out)
+
+
+def _quoted(text):
+    """`text` as it stands inside a JSON string."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
 def _build(tool, text, name, passes, root, folder):
@@ -246,22 +254,20 @@ def _build(tool, text, name, passes, root, folder):
         src = os.path.join(work, "kernel.mlir")
         with open(src, "w", encoding="utf-8") as f:
             f.write(text)
-        cmd = [tool, src, "--shared", "-o", os.path.join(work, "kernel.so"),
+        # The compiler reads the copy but names the caller's file in
+        # its diagnostics and in the library's run-time messages.
+        cmd = [tool, src, "--source-name", name, "--shared",
+               "-o", os.path.join(work, "kernel.so"),
                "--abi-json", os.path.join(work, "abi.json")] + passes
         done = subprocess.run(cmd, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
         if done.returncode != 0:
             raise CompileError("stencil-compile failed on %s:\n%s" % (
-                name, _relocate(done.stdout, src, name).rstrip()))
+                name, done.stdout.rstrip()))
         if "warning:" in done.stdout:
             with open(os.path.join(work, _WARNINGS), "w",
                       encoding="utf-8") as f:
-                f.write(_relocate(done.stdout, src, _SOURCE_TOKEN))
-        abi = os.path.join(work, "abi.json")
-        with open(abi, encoding="utf-8") as f:
-            description = _relocate(f.read(), src, _SOURCE_TOKEN, quoted=True)
-        with open(abi, "w", encoding="utf-8") as f:
-            f.write(description)
+                f.write(done.stdout)
         if os.path.isdir(folder):
             shutil.rmtree(folder, ignore_errors=True)
         try:

@@ -85,6 +85,11 @@ static cl::opt<std::string> keepLL("keep-ll",
                                    cl::desc("Also keep the LLVM IR here"),
                                    cl::value_desc("file"),
                                    cl::cat(compileOptions));
+static cl::opt<std::string> sourceName(
+    "source-name",
+    cl::desc("Name the input so in locations: diagnostics, and the messages "
+             "of the run-time checks (default: its path)"),
+    cl::value_desc("name"), cl::cat(compileOptions));
 static cl::opt<bool> verbose("v", cl::desc("Print the clang command"),
                              cl::cat(compileOptions));
 /// What -o gets: native code, or C source (docs/CSource.md).
@@ -278,8 +283,13 @@ static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
     (void)reportError(error);
     return nullptr;
   }
+  // A caller that compiles a copy (stencilad) names the original.
+  if (!sourceName.empty())
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(buffer->getBuffer(),
+                                                  sourceName);
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  return stencil::parseSourceWithNames(sourceMgr, context, inputFile);
+  return stencil::parseSourceWithNames(
+      sourceMgr, context, sourceName.empty() ? inputFile : sourceName);
 }
 
 /// Runs the passes (default convert-to-omp), then --stencil-verify-lowered;
