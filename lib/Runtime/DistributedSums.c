@@ -136,7 +136,8 @@ typedef struct {
   int *group;       /* per rank: the first rank of its group, or -1 */
   int *index;       /* per rank: its index in the group */
   int *size;        /* per rank: its group's size */
-  int *members;     /* the groups' members, each group's in index order */
+  int *members;     /* the groups' members, in slice order, then rank */
+  int taking;       /* how many ranks take part */
   int *start;       /* per rank: where its group's members start */
 } termsLayout;
 
@@ -175,49 +176,56 @@ static void layoutFail(const termsLayout *l, const char *what) {
   stencil_dist_fail();
 }
 
-/* Groups the ranks that take part by their range of slices. */
+/* A rank that takes part, by its range of slices. */
+typedef struct {
+  int64_t first, count;
+  int rank;
+} sliceRange;
+
+static int compareRanges(const void *a, const void *b) {
+  const sliceRange *x = a, *y = b;
+  if (x->first != y->first)
+    return x->first < y->first ? -1 : 1;
+  if (x->count != y->count)
+    return x->count < y->count ? -1 : 1;
+  return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Groups the ranks that take part by their range of slices: sorted by
+ * range, then rank, the members of each group are consecutive (in rank
+ * order) and the groups come in slice order. */
 static void groupRanks(termsLayout *l) {
+  sliceRange *ranges = allocate((size_t)l->ranks, sizeof(sliceRange));
+  int taking = 0;
   for (int r = 0; r < l->ranks; ++r) {
     l->group[r] = -1;
-    l->index[r] = l->size[r] = 0;
+    l->index[r] = l->size[r] = l->start[r] = 0;
+    if (l->volumes[r])
+      ranges[taking++] = (sliceRange){firstSlice(l, r), sliceCount(l, r), r};
   }
-  for (int r = 0; r < l->ranks; ++r) {
-    if (l->volumes[r] == 0)
-      continue;
-    for (int q = 0; q < r && l->group[r] < 0; ++q) {
-      if (l->volumes[q] == 0 || l->group[q] != q)
-        continue;
-      int64_t lo = firstSlice(l, q), hi = lo + sliceCount(l, q);
-      int64_t rlo = firstSlice(l, r), rhi = rlo + sliceCount(l, r);
-      if (lo == rlo && hi == rhi)
-        l->group[r] = q;
-      else if (rlo < hi && lo < rhi)
+  qsort(ranges, (size_t)taking, sizeof(sliceRange), compareRanges);
+  for (int i = 0, leader = -1; i < taking; ++i) {
+    int r = ranges[i].rank;
+    l->members[i] = r;
+    int same = leader >= 0 && firstSlice(l, leader) == ranges[i].first &&
+               sliceCount(l, leader) == ranges[i].count;
+    if (!same) {
+      if (leader >= 0 &&
+          firstSlice(l, leader) + sliceCount(l, leader) > ranges[i].first)
         layoutFail(l, "share some slices but not all");
+      leader = r;
+      l->start[r] = i;
     }
-    if (l->group[r] < 0)
-      l->group[r] = r;
-    l->index[r] = l->size[l->group[r]]++;
-  }
-  /* Members by group, each group's in rank order (= index order). */
-  int placed = 0;
-  for (int g = 0; g < l->ranks; ++g) {
-    if (l->group[g] != g)
-      continue;
-    for (int r = g; r < l->ranks; ++r)
-      if (l->group[r] == g)
-        l->members[placed++] = r;
-  }
-  for (int r = 0, at = 0; r < l->ranks; ++r) {
-    if (l->group[r] == r) {
-      l->start[r] = at;
-      at += l->size[r];
-    }
+    l->group[r] = leader;
+    l->index[r] = l->size[leader]++;
   }
   for (int r = 0; r < l->ranks; ++r)
     if (l->group[r] >= 0) {
       l->size[r] = l->size[l->group[r]];
       l->start[r] = l->start[l->group[r]];
     }
+  l->taking = taking;
+  free(ranges);
 }
 
 static void makeLayout(termsLayout *l, int64_t rank, int64_t dim,
@@ -344,9 +352,8 @@ static int64_t groupBox(const termsLayout *l, int64_t *origin, int64_t *whole) {
   int64_t filled = 0, volume = 1;
   for (int k = l->dim + 1; k < l->rank; ++k) {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (int r = 0; r < l->ranks; ++r) {
-      if (!l->volumes[r] || l->group[r] != l->group[l->me])
-        continue;
+    for (int i = 0; i < l->size[l->me]; ++i) {
+      int r = l->members[l->start[l->me] + i];
       const int64_t *lower = lowerOf(l, r), *extent = extentOf(l, r);
       lo = lower[k] < lo ? lower[k] : lo;
       hi = lower[k] + extent[k] > hi ? lower[k] + extent[k] : hi;
@@ -355,9 +362,8 @@ static int64_t groupBox(const termsLayout *l, int64_t *origin, int64_t *whole) {
     whole[k] = hi - lo;
     volume *= whole[k];
   }
-  for (int r = 0; r < l->ranks; ++r)
-    if (l->volumes[r] && l->group[r] == l->group[l->me])
-      filled += l->volumes[r];
+  for (int i = 0; i < l->size[l->me]; ++i)
+    filled += l->volumes[l->members[l->start[l->me] + i]];
   if (filled != volume)
     layoutFail(l, "do not tile the domain");
   return volume;
@@ -377,9 +383,8 @@ static void *foldOwnedSlices(const termsLayout *l, const char *received,
   int64_t volume = groupBox(l, origin, whole);
   char *slice = allocate((size_t)volume, size);
   for (int64_t j = 0; j < *count; ++j) {
-    for (int r = 0; r < l->ranks; ++r) {
-      if (!l->volumes[r] || l->group[r] != l->group[l->me])
-        continue;
+    for (int i = 0; i < l->size[l->me]; ++i) {
+      int r = l->members[l->start[l->me] + i];
       const char *source =
           received +
           ((size_t)recvOffsets[r] + (size_t)(j * l->volumes[r])) * size;
@@ -409,29 +414,21 @@ static void addInSliceOrder(const termsLayout *l, const void *mine,
   char *all = allocate((size_t)total, size);
   MPI_Allgatherv(mine, mpiCount(count), type->mpi, all, counts, offsets,
                  type->mpi, stencil_dist_comm());
-  /* The groups by first slice (their ranges are disjoint); within one,
+  /* The groups in slice order (their ranges are disjoint); within one,
    * slice s from its owner. */
   char *ordered = allocate((size_t)total, size);
-  char *done = allocate(n, 1);
-  memset(done, 0, n);
   int64_t placed = 0;
-  for (int next = 0; next >= 0;) {
-    next = -1;
-    for (int r = 0; r < l->ranks; ++r)
-      if (l->group[r] == r && !done[r] &&
-          (next < 0 || firstSlice(l, r) < firstSlice(l, next)))
-        next = r;
-    if (next < 0)
-      break;
-    done[next] = 1;
-    int64_t lo = firstSlice(l, next), slices = sliceCount(l, next);
+  for (int i = 0; i < l->taking; ++i) {
+    int leader = l->members[i];
+    if (l->group[leader] != leader)
+      continue;
+    int64_t lo = firstSlice(l, leader), slices = sliceCount(l, leader);
     for (int64_t s = lo; s < lo + slices; ++s) {
-      int owner = ownerOf(l, next, s);
+      int owner = ownerOf(l, leader, s);
       memcpy(ordered + (size_t)placed++ * size,
              all + (size_t)offsets[owner]++ * size, size);
     }
   }
-  free(done);
   type->fold(ordered, placed, sum);
   free(all);
   free(ordered);
