@@ -174,11 +174,7 @@ void GridBuilder::copySlab(Value array, unsigned dim, ArrayRef<Range> ranges,
 
 /// The address of `buffer`'s first element, as the run-time takes it.
 Value GridBuilder::pointer(Value buffer) {
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(
-                                              b.getContext()),
-                                  toI64(address));
+  return getRuntimePointer(b, loc, buffer);
 }
 
 /// Runs `body` where `rank` names a process (not -1).
@@ -223,7 +219,7 @@ void GridBuilder::exchangeSide(Value array, unsigned dim,
                  .getResult(0);
   else
     call(dist::Call::SendRecv, args);
-  auto finish = [=, this] {
+  auto finish = [=] {
     if (handle)
       call(dist::Call::Wait, {handle});
     ifNeighbor(source, [&] {

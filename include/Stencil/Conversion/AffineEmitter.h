@@ -84,6 +84,11 @@ AffineMap symbolMap(AffineExpr expr, unsigned numSymbols);
 std::pair<AffineMap, SmallVector<Value>>
 canonicalBound(AffineMap map, ArrayRef<Value> operands);
 
+/// `max(upper_k - lower_k, 0)` of a rectangular nest's dimension `k`, over
+/// the bound operands.
+Value buildExtent(OpBuilder &builder, Location loc, const NestBounds &bounds,
+                  unsigned k);
+
 /// The coordinate of dimension `k` of `bounds`, whose extent is the
 /// constant 1 and which gets no loop: its lower bound at the coordinates
 /// `ivs` of the outer dimensions, folded where it can be.

@@ -1,8 +1,9 @@
 //===- Declare.h - Declarations of run-time functions ----------*- C++ -*-===//
 //
 // The one way the passes declare the run-time functions they call (the
-// checkpointing, distributed and GPU libraries, OpenMP), and how the
-// run-time checks they generate name the function they guard.
+// checkpointing, distributed and GPU libraries, OpenMP), pass them
+// buffers, and how the run-time checks they generate name the function
+// they guard.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +12,10 @@
 
 #include "Stencil/Dialect/ReservedNames.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,6 +38,18 @@ inline func::FuncOp lookupOrDeclareFunction(ModuleOp module, StringRef name,
   decl.setPrivate();
   markRuntimeSymbol(decl);
   return decl;
+}
+
+/// The address of `memref`'s first element as the run-time functions take
+/// a pointer (`!llvm.ptr`).
+inline Value getRuntimePointer(OpBuilder &builder, Location loc,
+                               Value memref) {
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
+  Value integer =
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), integer);
 }
 
 /// `FILE:LINE:COL: 'name'` of `func`: how the run-time checks the passes

@@ -175,6 +175,16 @@ Value mlir::stencil::buildUnitDimValue(OpBuilder &builder, Location loc,
   return getValueOrCreateConstantIndexOp(builder, loc, iv);
 }
 
+Value mlir::stencil::buildExtent(OpBuilder &builder, Location loc,
+                                 const NestBounds &bounds, unsigned k) {
+  MLIRContext *ctx = builder.getContext();
+  AffineMap map = AffineMap::get(
+      0, bounds.operands.size(),
+      {bounds.upperExpr(k) - bounds.lowerExpr(k), getAffineConstantExpr(0, ctx)},
+      ctx);
+  return affine::AffineMaxOp::create(builder, loc, map, bounds.operands);
+}
+
 void mlir::stencil::buildLoopNest(
     OpBuilder &builder, Location loc, const NestBounds &bounds, bool parallel,
     function_ref<void(OpBuilder &, Location, ValueRange)> bodyFn) {

@@ -87,17 +87,6 @@ void ArrayReductionPlan::printJSON(raw_ostream &os) const {
 // Emission
 //===----------------------------------------------------------------------===//
 
-/// max(upper_k - lower_k, 0) over the bound operands.
-static Value emitExtent(OpBuilder &builder, Location loc,
-                        const NestBounds &bounds, int64_t k) {
-  MLIRContext *ctx = builder.getContext();
-  AffineMap map = AffineMap::get(
-      0, bounds.operands.size(),
-      {bounds.upperExpr(k) - bounds.lowerExpr(k), getAffineConstantExpr(0, ctx)},
-      ctx);
-  return affine::AffineMaxOp::create(builder, loc, map, bounds.operands);
-}
-
 /// `iv - lower_k` for the coordinate `iv` of dimension `k`.
 static Value emitRelative(OpBuilder &builder, Location loc,
                           const NestBounds &bounds, int64_t k, Value iv) {
@@ -133,7 +122,7 @@ ReductionBuffers::ReductionBuffers(OpBuilder &builder, DomainOp domain,
       buffer.iterDims.push_back(sliceDim);
     llvm::append_range(buffer.iterDims, entry.used);
     for (int64_t k : buffer.iterDims)
-      buffer.extents.push_back(emitExtent(builder, loc, bounds, k));
+      buffer.extents.push_back(buildExtent(builder, loc, bounds, k));
     Type type = buffer.acc.getValue().getType();
     auto memrefType = MemRefType::get(
         SmallVector<int64_t>(buffer.extents.size(), ShapedType::kDynamic),

@@ -34,16 +34,6 @@ static func::FuncOp declareSum(DomainOp domain, Type type, bool boxes) {
   return lookupOrDeclareFunction(module, name, args, {type});
 }
 
-/// The address of `buffer`'s first element, as the C functions take it.
-static Value getPointer(OpBuilder &builder, Location loc, Value buffer) {
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
-  Value integer =
-      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(
-      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), integer);
-}
-
 static Value toI64(OpBuilder &builder, Location loc, Value index) {
   return arith::IndexCastOp::create(builder, loc, builder.getI64Type(), index);
 }
@@ -59,29 +49,12 @@ SmallVector<Value> mlir::stencil::sumSlicesAcrossRanks(OpBuilder &builder,
   for (auto [buffer, type] : llvm::zip_equal(buffers, types)) {
     auto call = func::CallOp::create(
         builder, loc, declareSum(domain, type, /*boxes=*/false),
-        ValueRange{getPointer(builder, loc, buffer), count});
+        ValueRange{getRuntimePointer(builder, loc, buffer), count});
     sums.push_back(call.getResult(0));
   }
   for (Value buffer : buffers)
     memref::DeallocOp::create(builder, loc, buffer);
   return sums;
-}
-
-/// The extent of each dimension of `bounds` (clipped to this rank, never
-/// negative).
-static SmallVector<Value> getExtents(OpBuilder &builder, Location loc,
-                                     const NestBounds &bounds) {
-  MLIRContext *ctx = builder.getContext();
-  SmallVector<Value> extents;
-  for (unsigned k = 0; k < bounds.getRank(); ++k) {
-    AffineMap map = AffineMap::get(0, bounds.operands.size(),
-                                   {bounds.upperExpr(k) - bounds.lowerExpr(k),
-                                    getAffineConstantExpr(0, ctx)},
-                                   ctx);
-    extents.push_back(
-        affine::AffineMaxOp::create(builder, loc, map, bounds.operands));
-  }
-  return extents;
 }
 
 /// An array of the box's lower corner and extents, as i64 (allocated on the
@@ -113,7 +86,10 @@ mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
   Location loc = domain.getLoc();
   MLIRContext *ctx = builder.getContext();
   unsigned rank = bounds.getRank();
-  SmallVector<Value> extents = getExtents(builder, loc, bounds);
+  // The box's extents, clipped to this rank (never negative).
+  SmallVector<Value> extents;
+  for (unsigned k = 0; k < rank; ++k)
+    extents.push_back(buildExtent(builder, loc, bounds, k));
   SmallVector<Value> buffers;
   for (Type type : domain.getResultTypes())
     buffers.push_back(memref::AllocOp::create(
@@ -134,7 +110,7 @@ mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
           affine::AffineStoreOp::create(b, loc, value, buffer, index, operands);
       });
   Value box = makeBox(builder, loc, bounds, extents);
-  Value boxPointer = getPointer(builder, loc, box);
+  Value boxPointer = getRuntimePointer(builder, loc, box);
   Value rankValue =
       arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), rank);
   Value dimValue =
@@ -144,7 +120,7 @@ mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
        llvm::zip_equal(buffers, domain.getResultTypes())) {
     auto call = func::CallOp::create(
         builder, loc, declareSum(domain, type, /*boxes=*/true),
-        ValueRange{getPointer(builder, loc, buffer), rankValue, dimValue,
+        ValueRange{getRuntimePointer(builder, loc, buffer), rankValue, dimValue,
                    boxPointer});
     sums.push_back(call.getResult(0));
     memref::DeallocOp::create(builder, loc, buffer);
