@@ -127,18 +127,18 @@ float stencil_dist_sum_f32(const float *partials, int64_t count) {
 /* Every rank's box of the domain, and who owns which slice. A rank takes
  * part if its box has a point; the ranks that hold the same range of
  * slices form a group (the block decomposition gives ranges that are equal
- * or disjoint), and slice s of a group starting at slice `lo` belongs to
- * its member (s - lo) mod size, so that the folding is shared. */
+ * or disjoint), and slice s of a group belongs to its member of index
+ * s mod size, so that the folding is shared. */
 typedef struct {
   int ranks, me, rank, dim;
   int64_t *boxes;   /* per rank: lower[rank], extent[rank] */
   int64_t *volumes; /* per rank: terms per slice (0: takes no part) */
-  int *group;       /* per rank: the first rank of its group, or -1 */
+  int *group;       /* per rank: the lowest rank of its group, or -1 */
   int *index;       /* per rank: its index in the group */
   int *size;        /* per rank: its group's size */
   int *members;     /* the groups' members, in slice order, then rank */
-  int taking;       /* how many ranks take part */
   int *start;       /* per rank: where its group's members start */
+  int taking;       /* how many ranks take part (members' length) */
 } termsLayout;
 
 static const int64_t *lowerOf(const termsLayout *l, int r) {
@@ -321,9 +321,10 @@ static void *exchangeTerms(const termsLayout *l, const void *terms,
   return mine;
 }
 
-/* Copies `count` source terms (row-major over `extent` of the dimensions
- * after the summation dimension) into the slice buffer `slice`, row-major
- * over `whole` starting at `origin`, at the box starting at `lower`. */
+/* Copies one slice of a box's terms, `source` (row-major over `extent` of
+ * the dimensions after the summation dimension), into the slice buffer
+ * `slice` (row-major over `whole`, starting at `origin`), where the box
+ * starts at `lower`. */
 static void placeBox(const termsLayout *l, const char *source,
                      const int64_t *lower, const int64_t *extent,
                      const int64_t *origin, const int64_t *whole, char *slice,
