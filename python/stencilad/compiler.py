@@ -168,8 +168,7 @@ def compile(source, adjoint=True, options=None, *, cache=True, march=None,
     elif not (cache and os.path.exists(lib) and os.path.exists(abi)):
         _build(tool, text, name, passes, root, folder)
     with open(abi, encoding="utf-8") as f:
-        description = json.loads(f.read().replace(
-            _quoted(_mlir_escaped(name)), _quoted(name)))
+        description = json.load(f)
     _warn_from(os.path.join(folder, _WARNINGS), name)
     return Module(lib, description, name)
 
@@ -268,6 +267,14 @@ def _build(tool, text, name, passes, root, folder):
             with open(os.path.join(work, _WARNINGS), "w",
                       encoding="utf-8") as f:
                 f.write(done.stdout)
+        # Locations in the JSON are printed by MLIR, which escapes the
+        # bytes of a non-ASCII name: keep the name as the caller gave it.
+        abi = os.path.join(work, "abi.json")
+        with open(abi, encoding="utf-8") as f:
+            description = f.read().replace(_quoted(_mlir_escaped(name)),
+                                           _quoted(name))
+        with open(abi, "w", encoding="utf-8") as f:
+            f.write(description)
         if os.path.isdir(folder):
             shutil.rmtree(folder, ignore_errors=True)
         try:
