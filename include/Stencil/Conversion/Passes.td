@@ -69,14 +69,14 @@ def ConvertStencilToAffinePass
     accumulate updates the array in place when each element belongs to one
     slice: it uses the parallel dimension, at the same offset as every other
     accumulate into that array. A fully reduced access (a fixed element, a
-    rank-0 array) is summed like a domain result: in a value carried through
-    the slice's loops, one partial sum per slice, and its additions carry
-    `reassoc` so that LLVM may vectorize the innermost loop's sum (an order
-    fixed when the code is compiled). Otherwise each slice sums into partial
-    sums of its own, indexed by the iteration dimensions the access uses,
-    and after the nest each element adds its slices' partial sums in index
-    order, accumulate after accumulate in body order. The order depends on
-    the sizes and the compiled code, never on the threads. `report`
+    rank-0 array) is summed like a domain result, in the same order: in a
+    value carried through the slice's loops, one partial sum per slice
+    (without `reassoc`, so that the distributed sums can repeat the order
+    across ranks). Otherwise each slice sums into partial sums of its own,
+    indexed by the iteration dimensions the access uses, and after the nest
+    each element adds its slices' partial sums in index order, accumulate
+    after accumulate in body order. The order depends on the sizes alone,
+    never on the threads. `report`
     prints the plan as a remark: `slice_dim`, then per reduction `op` (its
     position in the body), `direct`, `carried`, `used`.
 
@@ -125,6 +125,8 @@ def ConvertStencilToAffinePass
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
   ];

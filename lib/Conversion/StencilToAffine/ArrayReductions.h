@@ -38,10 +38,8 @@ struct ArrayReductionPlan {
     /// accumulate into its array), so slices never share an element.
     bool direct;
     /// Fully reduced (a fixed element, a rank-0 array) and not in place:
-    /// summed like a domain result, in a value carried through the slice's
-    /// loops (whose innermost loop may vectorize that sum: its additions
-    /// may be reassociated, a choice made at compile time), one partial
-    /// sum per slice.
+    /// summed like a domain result and in its order, in a value carried
+    /// through the slice's loops, one partial sum per slice.
     bool carried = false;
     /// The iteration dimensions that index its partial sums, besides the
     /// slice (buffered entries only): those the access uses.

@@ -82,7 +82,8 @@ static Value makeBox(OpBuilder &builder, Location loc, const NestBounds &bounds,
 SmallVector<Value>
 mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
                                    const NestBounds &bounds, bool parallel,
-                                   unsigned dim, PointEmitter emitPoint) {
+                                   unsigned dim, TypeRange types,
+                                   PointEmitter emitPoint) {
   Location loc = domain.getLoc();
   MLIRContext *ctx = builder.getContext();
   unsigned rank = bounds.getRank();
@@ -91,7 +92,7 @@ mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
   for (unsigned k = 0; k < rank; ++k)
     extents.push_back(buildExtent(builder, loc, bounds, k));
   SmallVector<Value> buffers;
-  for (Type type : domain.getResultTypes())
+  for (Type type : types)
     buffers.push_back(memref::AllocOp::create(
         builder, loc,
         MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic), type),
@@ -116,8 +117,7 @@ mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
   Value dimValue =
       arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), dim);
   SmallVector<Value> sums;
-  for (auto [buffer, type] :
-       llvm::zip_equal(buffers, domain.getResultTypes())) {
+  for (auto [buffer, type] : llvm::zip_equal(buffers, types)) {
     auto call = func::CallOp::create(
         builder, loc, declareSum(domain, type, /*boxes=*/true),
         ValueRange{getRuntimePointer(builder, loc, buffer), rankValue, dimValue,

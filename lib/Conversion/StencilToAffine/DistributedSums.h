@@ -29,12 +29,14 @@ SmallVector<Value> sumSlicesAcrossRanks(OpBuilder &builder, DomainOp domain,
 using PointEmitter =
     function_ref<SmallVector<Value>(OpBuilder &, ValueRange ivs)>;
 
-/// The sums of a domain whose ranks hold boxes: every point's terms go to
-/// a buffer over this rank's box (in `parallel` loops), which the run-time
-/// library folds with every rank's, slice by slice along `dim`.
+/// The sums of a domain whose ranks hold boxes: every point's terms (one
+/// per type of `types`, as `emitPoint` returns them) go to a buffer over
+/// this rank's box (in `parallel` loops), which the run-time library folds
+/// with every rank's, slice by slice along `dim`.
 SmallVector<Value> sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
                                        const NestBounds &bounds, bool parallel,
-                                       unsigned dim, PointEmitter emitPoint);
+                                       unsigned dim, TypeRange types,
+                                       PointEmitter emitPoint);
 
 } // namespace mlir::stencil
 

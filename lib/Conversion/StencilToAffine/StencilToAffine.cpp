@@ -189,13 +189,12 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                  llvm::zip(accs, domain.getYield().getValues()))
               next.push_back(
                   arith::AddFOp::create(b, loc, acc, mapping.lookupOrDefault(value)));
-            // A reduction's sum may be reassociated, so that it vectorizes.
+            // A fixed element's sum, in the order of the results.
             for (auto [acc, update] : llvm::zip_equal(
                      accs.drop_front(numResults), reductions.getCarried()))
               next.push_back(arith::AddFOp::create(
                   b, loc, acc,
-                  mapping.lookupOrDefault(AccumulateOp(update).getValue()),
-                  arith::FastMathFlags::reassoc));
+                  mapping.lookupOrDefault(AccumulateOp(update).getValue())));
             return next;
           }
           if (bounds.getConstantExtent(k) == 1) {
@@ -251,6 +250,43 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   for (auto [acc, sum] : llvm::zip_equal(reductions.getCarried(),
                                          ArrayRef(sums).drop_front(numResults)))
     ReductionBuffers::emitCarriedUpdate(builder, acc, sum, onDevice);
+  sums.resize(numResults);
+  return sums;
+}
+
+/// Lowers a domain with sums whose ranks hold boxes of it: every point's
+/// terms (its results, then its sums into fixed elements) go to the
+/// run-time library, which adds every rank's in the order of one process;
+/// each rank then adds the same totals into its copies of the elements.
+static SmallVector<Value> lowerBoxesSums(OpBuilder &builder, DomainOp domain,
+                                         const NestBounds &bounds,
+                                         bool parallel, bool atomic,
+                                         unsigned dim) {
+  ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
+  // Only carried entries (checked by the caller): no buffers.
+  ReductionBuffers reductions(builder, domain, bounds, plan);
+  SmallVector<Type> types(domain.getResultTypes());
+  for (AccumulateOp acc : reductions.getCarried())
+    types.push_back(acc.getValue().getType());
+  auto emitPoint = [&](OpBuilder &b, ValueRange ivs) {
+    IRMapping mapping;
+    emitBodyValues(b, domain, ivs, SmallVector<int64_t>(domain.getRank(), 0),
+                   mapping);
+    emitWrites(b, domain, ivs, mapping, atomic, &reductions);
+    SmallVector<Value> values;
+    for (Value value : domain.getYield().getValues())
+      values.push_back(mapping.lookupOrDefault(value));
+    for (AccumulateOp acc : reductions.getCarried())
+      values.push_back(mapping.lookupOrDefault(acc.getValue()));
+    return values;
+  };
+  SmallVector<Value> sums =
+      sumBoxesAcrossRanks(builder, domain, bounds, parallel, dim, types,
+                          emitPoint);
+  unsigned numResults = domain.getNumResults();
+  for (auto [acc, sum] : llvm::zip_equal(reductions.getCarried(),
+                                         ArrayRef(sums).drop_front(numResults)))
+    ReductionBuffers::emitCarriedUpdate(builder, acc, sum, /*onDevice=*/false);
   sums.resize(numResults);
   return sums;
 }
@@ -317,29 +353,8 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
   Location loc = domain.getLoc();
   std::optional<DistributedSum> distributed = getDistributedSum(domain);
   bool reduces = domain.hasReduction();
-  if (distributed && !distributed->wholeSlices) {
-    if (reduces || !domain.isRectangular())
-      return domain.emitOpError()
-             << "sums across ranks from boxes of the domain, which is "
-                "supported only for a rectangular domain without "
-                "reductions into arrays";
-    auto emitPoint = [&](OpBuilder &b, ValueRange ivs) {
-      IRMapping mapping;
-      emitBodyValues(b, domain, ivs, SmallVector<int64_t>(domain.getRank(), 0),
-                     mapping);
-      emitWrites(b, domain, ivs, mapping, atomic);
-      SmallVector<Value> values;
-      for (Value value : domain.getYield().getValues())
-        values.push_back(mapping.lookupOrDefault(value));
-      return values;
-    };
-    rewriter.replaceOp(domain,
-                       sumBoxesAcrossRanks(rewriter, domain, bounds, parallel,
-                                           distributed->dim, emitPoint));
-    return success();
-  }
   // Across ranks, only fully reduced sums (a fixed element, a rank-0 array),
-  // which go through the slices' partial sums like the results.
+  // which are summed like the results.
   if (distributed && reduces &&
       !llvm::all_of(planArrayReductions(domain, bounds, parallel).entries,
                     [](const ArrayReductionPlan::Entry &entry) {
@@ -349,6 +364,16 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
            << "sums into an array across ranks through a subset of the "
               "iteration dimensions (a reduction), which is not supported "
               "yet; fixed elements and rank-0 arrays are";
+  if (distributed && !distributed->wholeSlices) {
+    if (!domain.isRectangular())
+      return domain.emitOpError()
+             << "sums across ranks from boxes of the domain, which is "
+                "supported only for a rectangular domain";
+    rewriter.replaceOp(domain, lowerBoxesSums(rewriter, domain, bounds,
+                                              parallel, atomic,
+                                              distributed->dim));
+    return success();
+  }
   if (distributed) {
     // Every rank takes part in the sums, with no slices if its part of the
     // domain is empty (its bounds are clipped, never wrapped).

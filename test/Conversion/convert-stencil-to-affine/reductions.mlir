@@ -5,9 +5,9 @@
 // parallel dimension is the first, i. `v[k]` does not use it: partial sums
 // per slice and k, added in slice order after the nest. `c[i]` uses it at
 // one offset: in place. The fixed element `w[1]` uses no dimension: its
-// sum is carried through the slice's loops like a domain result (its
-// additions may be reassociated, so that the innermost loop vectorizes),
-// one partial sum per slice. The second update of v (`v[k+1]`) sums
+// sum is carried through the slice's loops like a domain result, in the
+// same order (no `reassoc`: the order must be one the run-time library can
+// repeat across ranks), one partial sum per slice. The second update of v (`v[k+1]`) sums
 // separately from the first.
 
 // PLAN: remark: reduction plan: {"slice_dim": 0, "entries": [{"op": 1, "direct": false, "carried": false, "used": [2]}, {"op": 2, "direct": true, "carried": false, "used": []}, {"op": 3, "direct": false, "carried": true, "used": []}, {"op": 4, "direct": false, "carried": false, "used": [2]}]}
@@ -29,7 +29,7 @@
 // CHECK: affine.load %[[CB]][%[[I]]]
 // CHECK: affine.store {{.*}}, %[[CB]][%[[I]]]
 // CHECK: affine.store {{.*}}, %[[PV1]][%[[I]], %[[K]]]
-// CHECK: %[[NEXT:.*]] = arith.addf %[[AK]], %[[X]] fastmath<reassoc> : f64
+// CHECK: %[[NEXT:.*]] = arith.addf %[[AK]], %[[X]] : f64
 // CHECK: affine.yield %[[NEXT]] : f64
 // CHECK: affine.yield %[[SK]] : f64
 // CHECK: affine.store %[[SJ]], %[[PW]][%[[I]]]
