@@ -144,20 +144,22 @@ static constexpr StringLiteral kSumDim = "dim", kSumSplit = "split",
                                kWholeSlices = "slices", kBoxes = "boxes";
 
 /// `stencil.distributed_sum`: {dim, split} on a stencil.domain with
-/// results, `dim` one of its dimensions.
+/// results or reductions, `dim` one of its dimensions.
 static LogicalResult verifyDistributedSum(Operation *op, NamedAttribute attr) {
   auto domain = dyn_cast<DomainOp>(op);
   auto fields = dyn_cast<DictionaryAttr>(attr.getValue());
   auto dim = fields ? fields.getAs<IntegerAttr>(kSumDim) : IntegerAttr();
   auto split = fields ? fields.getAs<StringAttr>(kSumSplit) : StringAttr();
-  if (!domain || domain.getNumResults() == 0 || !dim || dim.getInt() < 0 ||
+  if (!domain || (domain.getNumResults() == 0 && !domain.hasReduction()) ||
+      !dim || dim.getInt() < 0 ||
       dim.getInt() >= int64_t(domain.getRank()) || !split ||
       (split.getValue() != kWholeSlices && split.getValue() != kBoxes) ||
       fields.size() != 2)
     return op->emitOpError()
            << "'" << attr.getName().getValue()
            << "' must be {dim = <one of its dimensions>, split = \"slices\" "
-              "or \"boxes\"} on a stencil.domain with results";
+              "or \"boxes\"} on a stencil.domain with results or "
+              "reductions";
   return success();
 }
 

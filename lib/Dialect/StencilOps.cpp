@@ -15,6 +15,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -640,20 +641,34 @@ bool AccumulateOp::isWrite() { return true; }
 // Utilities
 //===----------------------------------------------------------------------===//
 
-/// Splits the results off a scatter domain: a copy without writes computes
-/// the results, `domain` keeps the writes and loses its results. Returns the
-/// domain that remains to convert.
+/// Whether `op` writes an array other than as a reduction.
+static bool isPlainWrite(Operation &op) {
+  auto access = dyn_cast<AccessOpInterface>(&op);
+  auto acc = dyn_cast<AccumulateOp>(&op);
+  return access && access.isWrite() && !(acc && acc.isReduction());
+}
+
+/// Erases the ops of `domain`'s body that nothing uses and that only read.
+static void eraseDeadBodyOps(RewriterBase &rewriter, DomainOp domain) {
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(*domain.getBodyBlock())))
+    if (isOpTriviallyDead(&op))
+      rewriter.eraseOp(&op);
+}
+
+/// Splits the sums (results, reductions) off a domain: a copy without the
+/// other writes computes them, `domain` keeps those writes and loses its
+/// sums. Returns the domain that remains to convert.
 DomainOp mlir::stencil::splitDomainResults(RewriterBase &rewriter,
                                            DomainOp domain) {
-  if (domain.getNumResults() == 0)
+  if (domain.getNumResults() == 0 && !domain.hasReduction())
     return domain;
   rewriter.setInsertionPoint(domain);
   auto reduction = cast<DomainOp>(rewriter.clone(*domain));
-  for (Operation &op : llvm::make_early_inc_range(*reduction.getBodyBlock())) {
-    auto access = dyn_cast<AccessOpInterface>(&op);
-    if (access && access.isWrite())
+  for (Operation &op : llvm::make_early_inc_range(*reduction.getBodyBlock()))
+    if (isPlainWrite(op))
       rewriter.eraseOp(&op);
-  }
+  eraseDeadBodyOps(rewriter, reduction);
   rewriter.replaceAllUsesWith(domain.getResults(), reduction.getResults());
   auto writes =
       DomainOp::create(rewriter, domain.getLoc(), domain,
@@ -666,5 +681,9 @@ DomainOp mlir::stencil::splitDomainResults(RewriterBase &rewriter,
   rewriter.setInsertionPoint(yield);
   rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange());
   rewriter.eraseOp(domain);
+  for (Operation &op : llvm::make_early_inc_range(*writes.getBodyBlock()))
+    if (auto acc = dyn_cast<AccumulateOp>(&op); acc && acc.isReduction())
+      rewriter.eraseOp(&op);
+  eraseDeadBodyOps(rewriter, writes);
   return writes;
 }

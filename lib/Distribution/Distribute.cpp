@@ -65,31 +65,48 @@ static BlockArgument getArgumentRoot(Value array, func::FuncOp func) {
 }
 
 /// Whether `access` reads an array that every rank holds whole (the caller
-/// passes the global array to each): through a subview of an argument, or
-/// an argument whose rank is not the grid's. Its indices are global, so it
-/// needs neither a view nor an exchange.
+/// passes the global array to each): through a subview of an argument, an
+/// argument whose rank is not the grid's, or `dims` that are not a
+/// permutation (a selection, repetition or fixed element). Its indices are
+/// global, so it needs neither a view nor an exchange.
 static bool isReplicatedRead(AccessOpInterface access, func::FuncOp func,
                              unsigned rank) {
   Value array = access.getAccessedArray();
   BlockArgument root = getArgumentRoot(array, func);
   return !access.isWrite() && root &&
          (root != array ||
-          cast<MemRefType>(array.getType()).getRank() != int64_t(rank));
+          cast<MemRefType>(array.getType()).getRank() != int64_t(rank) ||
+          !isPermutationAccess(access, rank));
+}
+
+/// Whether `acc` sums into a fixed element of an argument (a reduction
+/// through no iteration dimension: a filter tap, a rank-0 parameter). Such
+/// an array is replicated: each rank passes its part of the sum to the
+/// run-time library, which adds every rank's in the order of one process,
+/// and every rank adds the same total into its copy.
+static bool isFixedElementReduction(AccumulateOp acc, func::FuncOp func) {
+  return acc.isReduction() && getUsedIterationDims(acc).empty() &&
+         getArgumentRoot(acc.getArray(), func) == acc.getArray();
 }
 
 /// Checks one access of a distributed function and returns the number of
 /// its array among `dist.arrays` (added when new), or nothing for a
-/// replicated read (its argument is added to `dist.replicated`).
+/// replicated array (its argument is added to `dist.replicated`).
 static FailureOr<std::optional<unsigned>>
 checkAccess(AccessOpInterface access, DistributedFunction &dist,
             unsigned rank) {
-  // Each rank would sum only the points of its block into its own copy.
   if (auto acc = dyn_cast<AccumulateOp>(access.getOperation());
-      acc && acc.isReduction())
-    return access->emitOpError()
-           << "sums into an array across ranks (a reduction: its `dims` are "
-              "not a permutation of the iteration dimensions), which is not "
-              "supported yet in a distributed function";
+      acc && acc.isReduction()) {
+    if (!isFixedElementReduction(acc, dist.func))
+      return access->emitOpError()
+             << "sums into an array through some of the iteration "
+                "dimensions across ranks (a reduction such as the gradient "
+                "of a layered coefficient), which is not supported yet in a "
+                "distributed function; sums into fixed elements of an "
+                "argument (a filter's taps, a rank-0 array) are";
+    dist.replicated.insert(getArgumentRoot(acc.getArray(), dist.func));
+    return std::optional<unsigned>();
+  }
   if (isReplicatedRead(access, dist.func, rank)) {
     dist.replicated.insert(getArgumentRoot(access.getAccessedArray(), dist.func));
     return std::optional<unsigned>();
@@ -165,7 +182,7 @@ static LogicalResult checkDomain(DomainOp domain, DistributedFunction &dist,
            << "has rank " << domain.getRank()
            << "; distributing it over a process grid of rank " << rank
            << " is not supported yet";
-  if (domain.getNumResults() != 0)
+  if (domain.getNumResults() != 0 || domain.hasReduction())
     markSum(domain, grid);
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
     auto access = dyn_cast<AccessOpInterface>(&op);
@@ -401,8 +418,10 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
     if (distributed && dist.replicated.contains(arg))
       return emitError(arg.getLoc())
              << "argument " << arg.getArgNumber()
-             << " is read both as a block (directly) and whole (through a "
-                "subview); distributing it is not supported yet";
+             << " is accessed both as a block (through the identity `dims`) "
+                "and whole (through a subview, a selection, a fixed element "
+                "or a sum into fixed elements); distributing it is not "
+                "supported yet";
     for (Operation *user : arg.getUsers()) {
       if (distributed ? bool(user->getParentOfType<DomainOp>())
                       : isReplicatedUse(user, loop))
@@ -459,15 +478,19 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
   return checkFinalStateUses(loop);
 }
 
-/// Splits the domains of `block` that compute sums and write: the sums
-/// are taken over the rank's own points only, the writes may reach beyond
-/// them.
+/// Splits the domains of `block` that compute sums (results, reductions)
+/// and write otherwise: the sums are taken over the rank's own points only,
+/// the writes may reach beyond them.
 static void splitSumDomains(Block &block) {
   IRRewriter rewriter(block.getParentOp()->getContext());
+  auto isPlainWrite = [](AccessOpInterface access) {
+    auto acc = dyn_cast<AccumulateOp>(access.getOperation());
+    return access.isWrite() && !(acc && acc.isReduction());
+  };
   for (auto domain : llvm::make_early_inc_range(block.getOps<DomainOp>()))
-    if (domain.getNumResults() != 0 &&
+    if ((domain.getNumResults() != 0 || domain.hasReduction()) &&
         llvm::any_of(domain.getBodyBlock()->getOps<AccessOpInterface>(),
-                     [](AccessOpInterface a) { return a.isWrite(); }))
+                     isPlainWrite))
       splitDomainResults(rewriter, domain);
 }
 

@@ -100,6 +100,15 @@ static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
       rewriter.eraseOp(&op);
   eraseDeadOps(rewriter, domain);
   eraseDeadOps(rewriter, reductions);
+  // A distributed function's sums into fixed elements are taken across
+  // ranks like its results: the mark goes with them, and stays on the
+  // domain only if it still has results.
+  if (std::optional<DistributedSum> sum = getDistributedSum(domain)) {
+    setDistributedSum(reductions, *sum);
+    if (domain.getNumResults() == 0)
+      domain->removeAttr(
+          StencilDialect::DistributedSumAttrHelper::getNameStr());
+  }
   hoistPastPrevious(reductions);
 }
 

@@ -34,11 +34,12 @@ class RewriterBase;
 } // namespace mlir
 
 namespace mlir::stencil {
-/// Splits the results off a domain that writes: a copy without its writes
-/// computes the results, and `domain` is replaced by a domain with the
-/// writes and no results, which is returned (`domain` itself when it has
-/// no results). The scatter-to-gather conversion converts the writes; a
-/// distributed function clips them and the sums differently.
+/// Splits the sums off a domain that writes: a copy computes the results
+/// and the reductions (accumulates whose `dims` are not a permutation), and
+/// `domain` is replaced by a domain with the other writes, no results and
+/// no reductions, which is returned (`domain` itself when it has neither
+/// results nor reductions). The scatter-to-gather conversion converts the
+/// writes; a distributed function clips them and the sums differently.
 DomainOp splitDomainResults(RewriterBase &rewriter, DomainOp domain);
 } // namespace mlir::stencil
 

@@ -163,12 +163,12 @@ func.func @shadows_of_not_function(%a: f64) -> f64 {
 
 // -----
 
-// `stencil.distributed_sum` marks a domain with results (set by
+// `stencil.distributed_sum` marks a domain with results or reductions (set by
 // --stencil-distribute) with the dimension one process takes its slices
 // along and how the ranks split it; anywhere else, with a dimension the
 // domain does not have or another split, it is an error.
 func.func @distributed_sum_without_results(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
-  // expected-error@+1 {{'stencil.domain' op 'stencil.distributed_sum' must be {dim = <one of its dimensions>, split = "slices" or "boxes"} on a stencil.domain with results}}
+  // expected-error@+1 {{'stencil.domain' op 'stencil.distributed_sum' must be {dim = <one of its dimensions>, split = "slices" or "boxes"} on a stencil.domain with results or reductions}}
   stencil.domain (%i) = (0) to (%n) {
     %x = stencil.gather %u[0] : memref<?xf64>
     stencil.store %x to %v : memref<?xf64>
@@ -201,7 +201,7 @@ func.func @distributed_sum_split(%u: memref<?x?xf64>, %n: index) -> f64 {
 // -----
 
 func.func @distributed_sum_on_func() attributes {stencil.distributed_sum = {dim = 0 : i64, split = "slices"}} {
-  // expected-error@-1 {{'func.func' op 'stencil.distributed_sum' must be {dim = <one of its dimensions>, split = "slices" or "boxes"} on a stencil.domain with results}}
+  // expected-error@-1 {{'func.func' op 'stencil.distributed_sum' must be {dim = <one of its dimensions>, split = "slices" or "boxes"} on a stencil.domain with results or reductions}}
   return
 }
 

@@ -17,7 +17,8 @@
 # Each rank's arrays are its blocks (Stencil/Runtime/Distributed.h's
 # decomposition, called from the library: its one home) with the ABI's
 # halo on every side, filled with NaN (only the exchanges may fill them);
-# arrays that are not of the grid's shape (a per-step table) are passed
+# arrays that are not of the grid's shape (a per-step table, a parameter
+# read at fixed elements) are passed whole, and their shadows compared
 # whole. The global extents are chosen so that every block holds at least
 # the halo (the smallest has exactly that many points, others are uneven).
 # The numerical references of the reference library itself are
@@ -25,6 +26,9 @@
 #
 # Prints a FAIL line per mismatch or failed launch and ends with
 # "N passed, N failed"; exits 1 if anything failed.
+#
+# With --grids G1,G2,... every case runs on each listed grid of its rank
+# (the length of its own "grid") instead.
 #
 # Usage:
 #   check_dist.py cases.mlir cases.json --shim mpi_shim.so \
@@ -219,7 +223,9 @@ class RankChecker:
         if dist.snapshots:
             counts = ref.snapshot_counts(sizes)[:1] + [1, 2]
         radj = ref.run_adjoint(state, sizes, shadows, seeds, counts[0])
-        want = [(n, layout.owned(radj[n])) for n in dist.active_arrays] + \
+        # Replicated shadows (a parameter's) are whole on every rank.
+        want = [(n, layout.owned(radj[n]) if n in blocked else radj[n])
+                for n in dist.active_arrays] + \
             [(n, [radj[n]]) for n in dist.active_scalars]
         for count in counts:
             adj = dist.run_adjoint(state, sizes, shadows, seeds, count)
@@ -238,6 +244,7 @@ def worker(args):
     ref_abi, dist_abi = ca.ABI(args.ref + ".abi.json"), ca.ABI(args.dist + ".abi.json")
     checker = RankChecker(rank, args.grid)
     for c in cases:
+        c["grid"] = [int(p) for p in args.grid.split("x")]
         try:
             dist = DistCase(c, dist_lib, dist_abi, rank)
             ref = ca.Case(c, ref_lib, ref_abi, SUFFIX)
@@ -324,7 +331,14 @@ def driver(args):
         cases = json.load(f)["cases"]
     groups = {}
     for c in cases:
-        groups.setdefault(tuple(c["grid"]), []).append(c["name"])
+        if not args.grids:
+            groups.setdefault(tuple(c["grid"]), []).append(c["name"])
+            continue
+        # Every listed grid of the case's rank (its own grid's length).
+        for label in args.grids.split(","):
+            grid = tuple(int(p) for p in label.split("x"))
+            if len(grid) == len(c["grid"]):
+                groups.setdefault(grid, []).append(c["name"])
     log = []
     ref = os.path.join(args.workdir, "ref.so")
     if not compile_lib(args, ref, ["--stencil-adjoint", "--convert-to-omp"], log):
@@ -371,6 +385,9 @@ def main():
     p.add_argument("--stencil-compile", dest="stencil_compile")
     p.add_argument("--max-sizes", type=int, default=3,
                    help="global sizes per case (default: %(default)s)")
+    p.add_argument("--grids",
+                   help="check every case on each of these grids of its rank "
+                        "(e.g. 1x1,2x1,2x2x1) instead of on its own grid")
     p.add_argument("--timeout", type=int, default=300,
                    help="seconds per mpirun (default: %(default)s)")
     # The ranks' own arguments.

@@ -11,7 +11,11 @@
 # (docs/Distributed.md, "Limits"): memref.alloc temporaries (refused):
 # chained domains pass their temporary as an argument. Functions with sums
 # (a returned reduction, a per-step or final objective, the gradient of an
-# active scalar) get every grid, like the others.
+# active scalar) get every grid, like the others. Two in five straight-line
+# cases read a parameter array `p` (stencilgen.py's Param), mostly at a
+# fixed element or as a rank-0 array, whose gradient is a sum into fixed
+# elements across ranks; one in five of them reads it through a selection,
+# whose gradient is refused where it is a reduction (2-D and 3-D).
 #
 # Usage:
 #   distgen.py --seed 1 --count 16 -o cases.mlir --json cases.json
@@ -31,6 +35,8 @@ import stencilgen as sg  # noqa: E402
 import timeloopgen as tg  # noqa: E402
 
 MAX_RANKS = 4
+# The parameter arrays' kinds (stencilgen.py's Param).
+PARAM_KINDS = ["fixed", "rank0", "fixed", "rank0", "selection"]
 
 
 def grids(dim, ranks):
@@ -46,21 +52,23 @@ def _product(g):
     return p
 
 
-def make_case(rng, index, dim, loop_fraction):
+def make_case(rng, index, dim, loop_fraction, seed):
     if rng.random() < loop_fraction:
         linear = rng.random() < 0.35
         return tg.make_loop_case(rng, index, dim, linear, tg.MAX_STEPS)
     linear = rng.random() < 0.4
-    text, desc = sg.make_case(rng, index, dim, linear, ("arg",))
+    prng = random.Random("param/%d/%d" % (seed, index))
+    text, desc = sg.make_case(rng, index, dim, linear, ("arg",), prng,
+                              param_kinds=PARAM_KINDS)
     desc["kind"] = "straight"
     return text, desc
 
 
-def make_distributed_case(rng, index, dim, loop_fraction):
+def make_distributed_case(rng, index, dim, loop_fraction, seed):
     """A case and its grid: any grid of 1 to 4 processes, sums or not."""
     ranks = rng.choice((1, 2, 2, 3, 4, 4))
     grid = list(rng.choice(grids(dim, ranks)))
-    text, desc = make_case(rng, index, dim, loop_fraction)
+    text, desc = make_case(rng, index, dim, loop_fraction, seed)
     desc["grid"] = grid
     return text, desc
 
@@ -76,7 +84,8 @@ def generate(seed, count, dims=(1, 2, 3), loop_fraction=0.5):
     cases = []
     for index in range(count):
         dim = dims[index % len(dims)]
-        text, desc = make_distributed_case(rng, index, dim, loop_fraction)
+        text, desc = make_distributed_case(rng, index, dim, loop_fraction,
+                                           seed)
         parts.append(text)
         cases.append(desc)
     return "\n".join(parts), {"seed": seed, "cases": cases}

@@ -479,8 +479,8 @@ class Param:
     """An active array `p` that a domain reads through `dims` that are not a
     permutation of the iteration dimensions."""
 
-    def __init__(self, prng, dim):
-        self.kind = prng.choice(PARAM_KINDS)
+    def __init__(self, prng, dim, kinds=PARAM_KINDS):
+        self.kind = prng.choice(kinds)
         self.k = prng.randrange(dim)
         self.fixed = prng.randrange(3)
         if self.kind == "selection":
@@ -529,7 +529,7 @@ def add_param(body, prng, param, value, offsets, linear):
 
 
 def make_case(rng, index, dim, linear, temp_kinds=("arg",), prng=None,
-              clip=None):
+              clip=None, param_kinds=PARAM_KINDS):
     """Returns (mlir text, description dict) of one case. `prng` draws the
     parameter array's choices (none without it); `clip` (a
     nonrect.Clipper) clips the domains to nonrectangular ones."""
@@ -542,7 +542,7 @@ def make_case(rng, index, dim, linear, temp_kinds=("arg",), prng=None,
 
     param = None
     if prng is not None and prng.random() < PARAM_FRACTION:
-        param = Param(prng, dim)
+        param = Param(prng, dim, param_kinds)
         # The domain (of two chained ones) that reads it.
         param_domain = prng.randrange(2)
     max_size = MAX_SIZE[dim]
