@@ -287,3 +287,78 @@ void ReductionBuffers::emitFold(OpBuilder &builder) const {
     memref::DeallocOp::create(builder, loc, buffer.memref);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Column sums
+//===----------------------------------------------------------------------===//
+
+bool ColumnSums::isEnabled(DomainOp domain, unsigned sliceDim) {
+  return domain.isRectangular() && sliceDim + 2 < domain.getRank();
+}
+
+ColumnSums::ColumnSums(OpBuilder &builder, DomainOp domain,
+                       const NestBounds &bounds, unsigned sliceDim,
+                       TypeRange types)
+    : loc(domain.getLoc()), bounds(bounds), sliceDim(sliceDim),
+      types(types) {
+  if (!types.empty() && isEnabled(domain, sliceDim))
+    columns = buildExtent(builder, loc, bounds, bounds.getRank() - 1);
+}
+
+void ColumnSums::emitBegin(OpBuilder &builder) {
+  buffers.clear();
+  for (Type type : types)
+    buffers.push_back(memref::AllocOp::create(
+        builder, loc, MemRefType::get({ShapedType::kDynamic}, type),
+        ValueRange{columns}));
+  Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto loop = scf::ForOp::create(builder, loc, c0, columns, c1);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  for (auto [buffer, type] : llvm::zip_equal(buffers, types)) {
+    Value zero = arith::ConstantOp::create(builder, loc, type,
+                                           builder.getFloatAttr(type, 0.0));
+    memref::StoreOp::create(builder, loc, zero, buffer,
+                            ValueRange{loop.getInductionVar()});
+  }
+}
+
+void ColumnSums::emitUpdate(OpBuilder &builder, ValueRange values,
+                            ValueRange ivs) const {
+  MLIRContext *ctx = builder.getContext();
+  unsigned rank = bounds.getRank(), last = rank - 1;
+  AffineMap index = AffineMap::get(
+      rank, bounds.operands.size(),
+      getAffineDimExpr(last, ctx) - bounds.lowerExpr(last).shiftDims(0, rank),
+      ctx);
+  SmallVector<Value> operands(ivs);
+  llvm::append_range(operands, bounds.operands);
+  for (auto [value, buffer] : llvm::zip_equal(values, buffers))
+    emitAccumulate(builder, loc, value, buffer, index, operands);
+}
+
+SmallVector<Value> ColumnSums::emitEnd(OpBuilder &builder) {
+  SmallVector<Value> zeros;
+  for (Type type : types)
+    zeros.push_back(arith::ConstantOp::create(builder, loc, type,
+                                              builder.getFloatAttr(type, 0.0)));
+  Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto loop = scf::ForOp::create(builder, loc, c0, columns, c1, zeros);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> next;
+    for (auto [sum, buffer] :
+         llvm::zip_equal(loop.getRegionIterArgs(), buffers)) {
+      Value part = memref::LoadOp::create(builder, loc, buffer,
+                                          ValueRange{loop.getInductionVar()});
+      next.push_back(arith::AddFOp::create(builder, loc, sum, part));
+    }
+    scf::YieldOp::create(builder, loc, next);
+  }
+  for (Value buffer : buffers)
+    memref::DeallocOp::create(builder, loc, buffer);
+  return SmallVector<Value>(loop.getResults());
+}

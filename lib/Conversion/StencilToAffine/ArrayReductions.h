@@ -108,6 +108,46 @@ private:
   SmallVector<AccumulateOp> carried;
 };
 
+/// The column partial sums of a rectangular domain's sums (its results and
+/// its fully reduced reductions) when its slices along the slice dimension
+/// p have rows (two dimensions or more after p): each slice sums every
+/// column (a coordinate of the last dimension) over its rows in order from
+/// zero, and then its columns in order from zero. The innermost loop
+/// carries no sum, so that it vectorizes without reassociating anything;
+/// the run-time library repeats the same order across ranks
+/// (Stencil/Runtime/Distributed.h, "Sums"). A slice of one row sums in
+/// the same order serially, without columns.
+class ColumnSums {
+public:
+  /// Computes the number of columns at the builder's insertion point, if
+  /// the domain sums by columns (see `isEnabled`).
+  ColumnSums(OpBuilder &builder, DomainOp domain, const NestBounds &bounds,
+             unsigned sliceDim, TypeRange types);
+
+  /// Whether a rectangular `domain` of slice dimension `sliceDim` sums by
+  /// columns: it has two dimensions or more after it. Otherwise (and for a
+  /// nonrectangular domain) each slice sums serially in row-major order.
+  static bool isEnabled(DomainOp domain, unsigned sliceDim);
+  bool isEnabled() const { return bool(columns); }
+
+  /// In a slice's body: allocates its columns, one buffer per type (on the
+  /// heap, in the slice's iteration, so that the compiler knows that they
+  /// alias nothing), and zeroes them.
+  void emitBegin(OpBuilder &builder);
+  /// Adds `values` (one per type) to their columns at point `ivs`.
+  void emitUpdate(OpBuilder &builder, ValueRange values, ValueRange ivs) const;
+  /// The slice's sums: its columns folded in order from zero; frees them.
+  SmallVector<Value> emitEnd(OpBuilder &builder);
+
+private:
+  Location loc;
+  const NestBounds &bounds;
+  unsigned sliceDim;
+  SmallVector<Type> types;
+  Value columns;
+  SmallVector<Value> buffers;
+};
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_CONVERSION_STENCILTOAFFINE_ARRAYREDUCTIONS_H

@@ -163,6 +163,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   for (Type type : types)
     zeros.push_back(arith::ConstantOp::create(builder, loc, type,
                                               builder.getFloatAttr(type, 0.0)));
+  ColumnSums columns(builder, domain, bounds, p, types);
 
   // Outer nest: dimensions up to and including p.
   NestBounds outer;
@@ -177,6 +178,8 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
         // Inner dimensions p+1 .. rank-1: serial loops carrying the sums.
         SmallVector<Value> ivs(outerIvs.begin(), outerIvs.end());
         reductions.emitZero(b, outerIvs);
+        if (columns.isEnabled())
+          columns.emitBegin(b);
         std::function<SmallVector<Value>(unsigned, ValueRange)> inner =
             [&](unsigned k, ValueRange accs) -> SmallVector<Value> {
           if (k == rank) {
@@ -184,17 +187,19 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
             emitBodyValues(b, domain, ivs, SmallVector<int64_t>(rank, 0),
                            mapping);
             emitWrites(b, domain, ivs, mapping, atomic, &reductions);
+            // The results' terms, then the fixed elements'.
+            SmallVector<Value> terms;
+            for (Value value : domain.getYield().getValues())
+              terms.push_back(mapping.lookupOrDefault(value));
+            for (AccumulateOp update : reductions.getCarried())
+              terms.push_back(mapping.lookupOrDefault(update.getValue()));
+            if (columns.isEnabled()) {
+              columns.emitUpdate(b, terms, ivs);
+              return {};
+            }
             SmallVector<Value> next;
-            for (auto [acc, value] :
-                 llvm::zip(accs, domain.getYield().getValues()))
-              next.push_back(
-                  arith::AddFOp::create(b, loc, acc, mapping.lookupOrDefault(value)));
-            // A fixed element's sum, in the order of the results.
-            for (auto [acc, update] : llvm::zip_equal(
-                     accs.drop_front(numResults), reductions.getCarried()))
-              next.push_back(arith::AddFOp::create(
-                  b, loc, acc,
-                  mapping.lookupOrDefault(AccumulateOp(update).getValue())));
+            for (auto [acc, term] : llvm::zip_equal(accs, terms))
+              next.push_back(arith::AddFOp::create(b, loc, acc, term));
             return next;
           }
           if (bounds.getConstantExtent(k) == 1) {
@@ -224,7 +229,10 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
             affine::AffineYieldOp::create(b, loc, next);
           return SmallVector<Value>(loop.getResults());
         };
-        SmallVector<Value> sums = inner(p + 1, zeros);
+        SmallVector<Value> sums =
+            inner(p + 1, columns.isEnabled() ? ValueRange() : ValueRange(zeros));
+        if (columns.isEnabled())
+          sums = columns.emitEnd(b);
         // buffer[iv_p - lower_p] = sum
         AffineMap index = AffineMap::get(
             1, numSymbols,
