@@ -227,6 +227,31 @@ void ReductionBuffers::emitCarriedUpdate(OpBuilder &builder, AccumulateOp acc,
   });
 }
 
+SmallVector<Type> ReductionBuffers::getSumTypes() const {
+  SmallVector<Type> types(domain.getResultTypes());
+  for (AccumulateOp acc : carried)
+    types.push_back(acc.getValue().getType());
+  return types;
+}
+
+SmallVector<Value> ReductionBuffers::getSumTerms(IRMapping &mapping) const {
+  SmallVector<Value> terms;
+  for (Value value : domain.getYield().getValues())
+    terms.push_back(mapping.lookupOrDefault(value));
+  for (AccumulateOp acc : carried)
+    terms.push_back(mapping.lookupOrDefault(acc.getValue()));
+  return terms;
+}
+
+SmallVector<Value>
+ReductionBuffers::emitCarriedUpdates(OpBuilder &builder, ArrayRef<Value> sums,
+                                     bool onDevice) const {
+  unsigned numResults = domain.getNumResults();
+  for (auto [acc, sum] : llvm::zip_equal(carried, sums.drop_front(numResults)))
+    emitCarriedUpdate(builder, acc, sum, onDevice);
+  return SmallVector<Value>(sums.take_front(numResults));
+}
+
 void ReductionBuffers::emitFold(OpBuilder &builder) const {
   Location loc = domain.getLoc();
   unsigned rank = bounds.getRank();
@@ -298,19 +323,39 @@ bool ColumnSums::isEnabled(DomainOp domain, unsigned sliceDim) {
 
 ColumnSums::ColumnSums(OpBuilder &builder, DomainOp domain,
                        const NestBounds &bounds, unsigned sliceDim,
-                       TypeRange types)
+                       TypeRange types, bool onDevice)
     : loc(domain.getLoc()), bounds(bounds), sliceDim(sliceDim),
-      types(types) {
-  if (!types.empty() && isEnabled(domain, sliceDim))
-    columns = buildExtent(builder, loc, bounds, bounds.getRank() - 1);
+      onDevice(onDevice), types(types) {
+  if (types.empty() || !isEnabled(domain, sliceDim))
+    return;
+  columns = buildExtent(builder, loc, bounds, bounds.getRank() - 1);
+  if (!onDevice)
+    return;
+  Value slices = buildExtent(builder, loc, bounds, sliceDim);
+  for (Type type : types)
+    deviceBuffers.push_back(memref::AllocOp::create(
+        builder, loc,
+        MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, type),
+        ValueRange{slices, columns}));
 }
 
-void ColumnSums::emitBegin(OpBuilder &builder) {
-  buffers.clear();
-  for (Type type : types)
-    buffers.push_back(memref::AllocOp::create(
-        builder, loc, MemRefType::get({ShapedType::kDynamic}, type),
-        ValueRange{columns}));
+SmallVector<Value> ColumnSums::indices(Value column) const {
+  if (onDevice)
+    return {slice, column};
+  return {column};
+}
+
+void ColumnSums::emitBegin(OpBuilder &builder, Value sliceIv) {
+  if (onDevice) {
+    buffers = deviceBuffers;
+    slice = emitRelative(builder, loc, bounds, sliceDim, sliceIv);
+  } else {
+    buffers.clear();
+    for (Type type : types)
+      buffers.push_back(memref::AllocOp::create(
+          builder, loc, MemRefType::get({ShapedType::kDynamic}, type),
+          ValueRange{columns}));
+  }
   Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(builder, loc, 1);
   auto loop = scf::ForOp::create(builder, loc, c0, columns, c1);
@@ -320,7 +365,7 @@ void ColumnSums::emitBegin(OpBuilder &builder) {
     Value zero = arith::ConstantOp::create(builder, loc, type,
                                            builder.getFloatAttr(type, 0.0));
     memref::StoreOp::create(builder, loc, zero, buffer,
-                            ValueRange{loop.getInductionVar()});
+                            indices(loop.getInductionVar()));
   }
 }
 
@@ -328,10 +373,15 @@ void ColumnSums::emitUpdate(OpBuilder &builder, ValueRange values,
                             ValueRange ivs) const {
   MLIRContext *ctx = builder.getContext();
   unsigned rank = bounds.getRank(), last = rank - 1;
-  AffineMap index = AffineMap::get(
-      rank, bounds.operands.size(),
-      getAffineDimExpr(last, ctx) - bounds.lowerExpr(last).shiftDims(0, rank),
-      ctx);
+  auto relative = [&](unsigned k) {
+    return getAffineDimExpr(k, ctx) - bounds.lowerExpr(k).shiftDims(0, rank);
+  };
+  SmallVector<AffineExpr> results;
+  if (onDevice)
+    results.push_back(relative(sliceDim));
+  results.push_back(relative(last));
+  AffineMap index =
+      AffineMap::get(rank, bounds.operands.size(), results, ctx);
   SmallVector<Value> operands(ivs);
   llvm::append_range(operands, bounds.operands);
   for (auto [value, buffer] : llvm::zip_equal(values, buffers))
@@ -353,12 +403,18 @@ SmallVector<Value> ColumnSums::emitEnd(OpBuilder &builder) {
     for (auto [sum, buffer] :
          llvm::zip_equal(loop.getRegionIterArgs(), buffers)) {
       Value part = memref::LoadOp::create(builder, loc, buffer,
-                                          ValueRange{loop.getInductionVar()});
+                                          indices(loop.getInductionVar()));
       next.push_back(arith::AddFOp::create(builder, loc, sum, part));
     }
     scf::YieldOp::create(builder, loc, next);
   }
-  for (Value buffer : buffers)
-    memref::DeallocOp::create(builder, loc, buffer);
+  if (!onDevice)
+    for (Value buffer : buffers)
+      memref::DeallocOp::create(builder, loc, buffer);
   return SmallVector<Value>(loop.getResults());
+}
+
+void ColumnSums::emitDealloc(OpBuilder &builder) const {
+  for (Value buffer : deviceBuffers)
+    memref::DeallocOp::create(builder, loc, buffer);
 }

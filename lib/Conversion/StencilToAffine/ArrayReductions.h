@@ -88,6 +88,18 @@ public:
   static void emitCarriedUpdate(OpBuilder &builder, AccumulateOp acc,
                                 Value sum, bool onDevice);
 
+  /// The types of the domain's sums: its results', then the carried
+  /// entries'.
+  SmallVector<Type> getSumTypes() const;
+  /// The terms of the domain's sums at the point whose values `mapping`
+  /// holds, in the order of getSumTypes.
+  SmallVector<Value> getSumTerms(IRMapping &mapping) const;
+  /// Adds the carried entries' totals (after the results' in `sums`) into
+  /// their elements and returns the results' sums.
+  SmallVector<Value> emitCarriedUpdates(OpBuilder &builder,
+                                        ArrayRef<Value> sums,
+                                        bool onDevice) const;
+
 private:
   struct Buffer {
     mutable AccumulateOp acc;
@@ -120,9 +132,11 @@ private:
 class ColumnSums {
 public:
   /// Computes the number of columns at the builder's insertion point, if
-  /// the domain sums by columns (see `isEnabled`).
+  /// the domain sums by columns (see `isEnabled`). `onDevice` (the GPU
+  /// form, whose kernels allocate nothing): the columns of every slice are
+  /// allocated here, [slice][column], and freed by emitDealloc.
   ColumnSums(OpBuilder &builder, DomainOp domain, const NestBounds &bounds,
-             unsigned sliceDim, TypeRange types);
+             unsigned sliceDim, TypeRange types, bool onDevice);
 
   /// Whether a rectangular `domain` of slice dimension `sliceDim` sums by
   /// columns: it has two dimensions or more after it. Otherwise (and for a
@@ -130,22 +144,33 @@ public:
   static bool isEnabled(DomainOp domain, unsigned sliceDim);
   bool isEnabled() const { return bool(columns); }
 
-  /// In a slice's body: allocates its columns, one buffer per type (on the
-  /// heap, in the slice's iteration, so that the compiler knows that they
-  /// alias nothing), and zeroes them.
-  void emitBegin(OpBuilder &builder);
+  /// In the body of the slice at `sliceIv`: allocates its columns, one
+  /// buffer per type (on the host, on the heap in the slice's iteration, so
+  /// that the compiler knows that they alias nothing), and zeroes them.
+  void emitBegin(OpBuilder &builder, Value sliceIv);
   /// Adds `values` (one per type) to their columns at point `ivs`.
   void emitUpdate(OpBuilder &builder, ValueRange values, ValueRange ivs) const;
-  /// The slice's sums: its columns folded in order from zero; frees them.
+  /// The slice's sums: its columns folded in order from zero; frees them
+  /// on the host.
   SmallVector<Value> emitEnd(OpBuilder &builder);
+  /// After the slices: frees the GPU form's buffers.
+  void emitDealloc(OpBuilder &builder) const;
 
 private:
+  /// The indices of column `column` of the current slice.
+  SmallVector<Value> indices(Value column) const;
+
   Location loc;
   const NestBounds &bounds;
   unsigned sliceDim;
+  bool onDevice;
   SmallVector<Type> types;
   Value columns;
+  /// The GPU form's buffers, [slice][column].
+  SmallVector<Value> deviceBuffers;
+  /// The current slice's buffers and its index in the GPU form's.
   SmallVector<Value> buffers;
+  Value slice;
 };
 
 } // namespace mlir::stencil

@@ -123,10 +123,11 @@ static SmallVector<Value> sumPartials(OpBuilder &builder, Location loc,
 
 /// Lowers a domain with results (sums over its points) or reductions
 /// (ArrayReductions.h). The summation order is fixed: the first non-unit
-/// dimension `p` runs in parallel; each of its indices sums its slice
-/// serially, in lexicographic order, into a buffer; the buffer is then
-/// summed serially (sumPartials). The result is independent of the number
-/// of threads, and on the GPU of the block shape.
+/// dimension `p` runs in parallel; each of its indices sums its slice by
+/// columns (ColumnSums), or serially in lexicographic order where it has
+/// one row or the domain is not rectangular, into a buffer; the buffer is
+/// then summed serially (sumPartials). The result is independent of the
+/// number of threads, and on the GPU of the block shape.
 static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                                          const NestBounds &bounds,
                                          bool parallel, bool atomic,
@@ -135,7 +136,6 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   unsigned rank = bounds.getRank();
   unsigned numSymbols = bounds.operands.size();
   MLIRContext *ctx = builder.getContext();
-  unsigned numResults = domain.getNumResults();
   ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
 
   unsigned p = 0;
@@ -152,9 +152,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   ReductionBuffers reductions(builder, domain, bounds, plan);
   // The sums carried through the slice's loops: the results, then the
   // fully reduced reductions.
-  SmallVector<Type> types(domain.getResultTypes());
-  for (AccumulateOp acc : reductions.getCarried())
-    types.push_back(acc.getValue().getType());
+  SmallVector<Type> types = reductions.getSumTypes();
   SmallVector<Value> buffers;
   for (Type type : types)
     buffers.push_back(memref::AllocOp::create(
@@ -163,7 +161,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   for (Type type : types)
     zeros.push_back(arith::ConstantOp::create(builder, loc, type,
                                               builder.getFloatAttr(type, 0.0)));
-  ColumnSums columns(builder, domain, bounds, p, types);
+  ColumnSums columns(builder, domain, bounds, p, types, onDevice);
 
   // Outer nest: dimensions up to and including p.
   NestBounds outer;
@@ -179,7 +177,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
         SmallVector<Value> ivs(outerIvs.begin(), outerIvs.end());
         reductions.emitZero(b, outerIvs);
         if (columns.isEnabled())
-          columns.emitBegin(b);
+          columns.emitBegin(b, outerIvs[p]);
         std::function<SmallVector<Value>(unsigned, ValueRange)> inner =
             [&](unsigned k, ValueRange accs) -> SmallVector<Value> {
           if (k == rank) {
@@ -187,12 +185,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
             emitBodyValues(b, domain, ivs, SmallVector<int64_t>(rank, 0),
                            mapping);
             emitWrites(b, domain, ivs, mapping, atomic, &reductions);
-            // The results' terms, then the fixed elements'.
-            SmallVector<Value> terms;
-            for (Value value : domain.getYield().getValues())
-              terms.push_back(mapping.lookupOrDefault(value));
-            for (AccumulateOp update : reductions.getCarried())
-              terms.push_back(mapping.lookupOrDefault(update.getValue()));
+            SmallVector<Value> terms = reductions.getSumTerms(mapping);
             if (columns.isEnabled()) {
               columns.emitUpdate(b, terms, ivs);
               return {};
@@ -229,8 +222,9 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
             affine::AffineYieldOp::create(b, loc, next);
           return SmallVector<Value>(loop.getResults());
         };
-        SmallVector<Value> sums =
-            inner(p + 1, columns.isEnabled() ? ValueRange() : ValueRange(zeros));
+        ValueRange start =
+            columns.isEnabled() ? ValueRange() : ValueRange(zeros);
+        SmallVector<Value> sums = inner(p + 1, start);
         if (columns.isEnabled())
           sums = columns.emitEnd(b);
         // buffer[iv_p - lower_p] = sum
@@ -244,6 +238,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
           affine::AffineStoreOp::create(b, loc, sum, buffer, index, operands);
       });
 
+  columns.emitDealloc(builder);
   reductions.emitFold(builder);
   if (types.empty())
     return {};
@@ -255,11 +250,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
     for (Value buffer : buffers)
       memref::DeallocOp::create(builder, loc, buffer);
   }
-  for (auto [acc, sum] : llvm::zip_equal(reductions.getCarried(),
-                                         ArrayRef(sums).drop_front(numResults)))
-    ReductionBuffers::emitCarriedUpdate(builder, acc, sum, onDevice);
-  sums.resize(numResults);
-  return sums;
+  return reductions.emitCarriedUpdates(builder, sums, onDevice);
 }
 
 /// Lowers a domain with sums whose ranks hold boxes of it: every point's
@@ -273,30 +264,17 @@ static SmallVector<Value> lowerBoxesSums(OpBuilder &builder, DomainOp domain,
   ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
   // Only carried entries (checked by the caller): no buffers.
   ReductionBuffers reductions(builder, domain, bounds, plan);
-  SmallVector<Type> types(domain.getResultTypes());
-  for (AccumulateOp acc : reductions.getCarried())
-    types.push_back(acc.getValue().getType());
   auto emitPoint = [&](OpBuilder &b, ValueRange ivs) {
     IRMapping mapping;
     emitBodyValues(b, domain, ivs, SmallVector<int64_t>(domain.getRank(), 0),
                    mapping);
     emitWrites(b, domain, ivs, mapping, atomic, &reductions);
-    SmallVector<Value> values;
-    for (Value value : domain.getYield().getValues())
-      values.push_back(mapping.lookupOrDefault(value));
-    for (AccumulateOp acc : reductions.getCarried())
-      values.push_back(mapping.lookupOrDefault(acc.getValue()));
-    return values;
+    return reductions.getSumTerms(mapping);
   };
   SmallVector<Value> sums =
-      sumBoxesAcrossRanks(builder, domain, bounds, parallel, dim, types,
-                          emitPoint);
-  unsigned numResults = domain.getNumResults();
-  for (auto [acc, sum] : llvm::zip_equal(reductions.getCarried(),
-                                         ArrayRef(sums).drop_front(numResults)))
-    ReductionBuffers::emitCarriedUpdate(builder, acc, sum, /*onDevice=*/false);
-  sums.resize(numResults);
-  return sums;
+      sumBoxesAcrossRanks(builder, domain, bounds, parallel, dim,
+                          reductions.getSumTypes(), emitPoint);
+  return reductions.emitCarriedUpdates(builder, sums, /*onDevice=*/false);
 }
 
 //===----------------------------------------------------------------------===//
