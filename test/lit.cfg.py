@@ -109,6 +109,13 @@ config.substitutions.append(("%check_adjoint", check_adjoint))
 sanitized = bool(getattr(config, "stencil_sanitize", ""))
 config.substitutions.append(("%nonrect_cases", "12" if sanitized else "40"))
 config.substitutions.append(("%random_cases", "20" if sanitized else "60"))
+# mpi-reductions.test runs its cases on 12 grids; a sanitizer build on 5 of
+# them (in 2-D and 3-D, one that splits nothing; in 2-D, one splitting the
+# summation dimension only and one the other only; in 3-D, one both).
+config.substitutions.append((
+    "%reduction_grids",
+    "1x1,2x1,1x3,1x1x1,3x1x2" if sanitized else
+    "1x1,2x1,1x2,2x2,3x1,1x3,2x3,1x1x1,2x1x1,1x2x2,3x1x2,1x1x4"))
 
 # MPI (docs/Distributed.md, "One MPI"): the distributed run-time library is
 # built when CMake finds Open MPI (cmake/StencilMPI.cmake), and the mpirun

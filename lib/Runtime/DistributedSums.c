@@ -1,20 +1,18 @@
 /*===- DistributedSums.c - Sums of distributed domains in one order -------===//
  *
- * See Stencil/Runtime/Distributed.h, "Sums". One process sums a
- * rectangular domain slice by slice along its summation dimension: in each
- * slice, every column (a coordinate of the last dimension) over the other
- * dimensions in row-major order from zero, then the columns in order from
- * zero; then the slices' partial sums in order from zero (docs/Dialect.md,
- * "Reductions"). Both functions here reproduce that order across ranks, so
- * every rank gets the bits of one process:
+ * See Stencil/Runtime/Distributed.h, "Sums". One process sums a domain
+ * slice by slice along its summation dimension: each slice serially, in
+ * row-major order from zero, then the slices' partial sums in order from
+ * zero (docs/Dialect.md, "Reductions"). Both functions here reproduce that
+ * order across ranks, so every rank gets the bits of one process:
  *
  *   - stencil_dist_sum_f64/f32: each rank holds whole slices (the grid
  *     splits only the summation dimension) and passes their partial sums;
  *   - stencil_dist_sum_terms_f64/f32: each rank holds a box of the domain
  *     and passes its terms. Every slice gets an owner among the ranks that
- *     hold part of it; the owner receives the slice's terms, places them
- *     in global row-major order, folds them by columns, and the owners'
- *     partial sums are added in slice order.
+ *     hold part of it; the owner receives the slice's terms, folds them in
+ *     global row-major order, and the owners' partial sums are added in
+ *     slice order.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -27,46 +25,32 @@
 
 /*===----------------------- Element types -------------------------------===*/
 
-/* The element type of a sum: its MPI type, its size, the serial fold from
- * zero of `count` values, and the fold of a slice of `rows` x `columns`
- * terms (row-major) by columns: each column from zero over the rows in
- * order, then the columns in order from zero (the order of one process). */
+/* The element type of a sum: its MPI type, its size, and the serial fold
+ * from zero of `count` values (the order of one process). */
 typedef struct {
   MPI_Datatype mpi;
   size_t size;
   void (*fold)(const void *values, int64_t count, void *sum);
-  void (*foldColumns)(const void *values, int64_t rows, int64_t columns,
-                      void *sum);
 } sumType;
 
-#define DEFINE_FOLDS(NAME, T)                                                  \
-  static void fold##NAME(const void *values, int64_t count, void *sum) {       \
-    const T *v = values;                                                       \
-    T s = 0;                                                                   \
-    for (int64_t i = 0; i < count; ++i)                                        \
-      s += v[i];                                                               \
-    *(T *)sum = s;                                                             \
-  }                                                                            \
-  static void foldColumns##NAME(const void *values, int64_t rows,              \
-                                int64_t columns, void *sum) {                  \
-    const T *v = values;                                                       \
-    T s = 0;                                                                   \
-    for (int64_t c = 0; c < columns; ++c) {                                    \
-      T column = 0;                                                            \
-      for (int64_t r = 0; r < rows; ++r)                                       \
-        column += v[r * columns + c];                                          \
-      s += column;                                                             \
-    }                                                                          \
-    *(T *)sum = s;                                                             \
-  }
+static void foldF64(const void *values, int64_t count, void *sum) {
+  const double *v = values;
+  double s = 0.0;
+  for (int64_t i = 0; i < count; ++i)
+    s += v[i];
+  *(double *)sum = s;
+}
 
-DEFINE_FOLDS(F64, double)
-DEFINE_FOLDS(F32, float)
+static void foldF32(const void *values, int64_t count, void *sum) {
+  const float *v = values;
+  float s = 0.0f;
+  for (int64_t i = 0; i < count; ++i)
+    s += v[i];
+  *(float *)sum = s;
+}
 
-static const sumType f64Type = {MPI_DOUBLE, sizeof(double), foldF64,
-                                foldColumnsF64};
-static const sumType f32Type = {MPI_FLOAT, sizeof(float), foldF32,
-                                foldColumnsF32};
+static const sumType f64Type = {MPI_DOUBLE, sizeof(double), foldF64};
+static const sumType f32Type = {MPI_FLOAT, sizeof(float), foldF32};
 
 static void *allocate(size_t count, size_t size) {
   void *memory = malloc(size * (count > 0 ? count : 1));
@@ -408,11 +392,7 @@ static void *foldOwnedSlices(const termsLayout *l, const char *received,
       placeBox(l, source, lowerOf(l, r), extentOf(l, r), origin, whole, slice,
                size);
     }
-    /* By columns of the last dimension where it follows the summation
-     * dimension; a slice of one point otherwise. */
-    int64_t columns = l->dim + 1 < l->rank ? whole[l->rank - 1] : 1;
-    type->foldColumns(slice, columns ? volume / columns : 0, columns,
-                      partials + (size_t)j * size);
+    type->fold(slice, volume, partials + (size_t)j * size);
   }
   free(slice);
   return partials;

@@ -58,14 +58,8 @@ def ConvertStencilToAffinePass
 
     Domain results (sums over the domain) are computed in a fixed order
     whatever the number of threads: each index of the parallel dimension
-    sums its slice into a temporary buffer, and the buffer is then summed
-    serially in index order. A slice of a rectangular domain with two
-    dimensions or more after the parallel one sums by columns: each
-    coordinate of the last dimension over the slice's rows in order from
-    zero, into a buffer the slice allocates (so that LLVM knows it aliases
-    nothing and vectorizes the innermost loop, which carries no sum), then
-    the columns in order from zero. Other slices sum serially in
-    lexicographic order (for a slice of one row, the same order).
+    sums its slice serially into a temporary buffer, and the buffer is then
+    summed serially in index order.
 
     #### Reductions
     An accumulate whose `dims` is not a permutation of the iteration
@@ -75,9 +69,10 @@ def ConvertStencilToAffinePass
     accumulate updates the array in place when each element belongs to one
     slice: it uses the parallel dimension, at the same offset as every other
     accumulate into that array. A fully reduced access (a fixed element, a
-    rank-0 array) is summed like a domain result, in the same order, one
-    partial sum per slice (without `reassoc`, so that the distributed sums
-    can repeat the order across ranks). Otherwise each slice sums into partial sums of its own,
+    rank-0 array) is summed like a domain result, in the same order: in a
+    value carried through the slice's loops, one partial sum per slice
+    (without `reassoc`, so that the distributed sums can repeat the order
+    across ranks). Otherwise each slice sums into partial sums of its own,
     indexed by the iteration dimensions the access uses, and after the nest
     each element adds its slices' partial sums in index order, accumulate
     after accumulate in body order. The order depends on the sizes alone,

@@ -139,12 +139,10 @@ void stencil_dist_check_block(const char *where, const char *spec,
                               int64_t dim, int64_t count, int64_t width);
 
 /* Sums of distributed domains, in the order of one process: each slice
- * along the summation dimension by columns (every coordinate of the last
- * dimension, where it follows the summation dimension, from zero over the
- * slice's rows in order, then the columns in order from zero), then the
- * slices' partial sums in order from zero (docs/Dialect.md, "Reductions").
- * Every rank takes part, also with nothing to add, and every rank gets the
- * same bits. (DistributedSums.c) */
+ * along the summation dimension serially in row-major order from zero,
+ * then the slices' partial sums in order from zero (docs/Dialect.md,
+ * "Reductions"). Every rank takes part, also with nothing to add, and
+ * every rank gets the same bits. (DistributedSums.c) */
 
 /* Where the grid splits only the summation dimension: this rank's partial
  * sums of the slices it holds (`count` of them, in order), gathered from

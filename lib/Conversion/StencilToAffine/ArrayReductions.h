@@ -120,59 +120,6 @@ private:
   SmallVector<AccumulateOp> carried;
 };
 
-/// The column partial sums of a rectangular domain's sums (its results and
-/// its fully reduced reductions) when its slices along the slice dimension
-/// p have rows (two dimensions or more after p): each slice sums every
-/// column (a coordinate of the last dimension) over its rows in order from
-/// zero, and then its columns in order from zero. The innermost loop
-/// carries no sum, so that it vectorizes without reassociating anything;
-/// the run-time library repeats the same order across ranks
-/// (Stencil/Runtime/Distributed.h, "Sums"). A slice of one row sums in
-/// the same order serially, without columns.
-class ColumnSums {
-public:
-  /// Computes the number of columns at the builder's insertion point, if
-  /// the domain sums by columns (see `isEnabled`). `onDevice` (the GPU
-  /// form, whose kernels allocate nothing): the columns of every slice are
-  /// allocated here, [slice][column], and freed by emitDealloc.
-  ColumnSums(OpBuilder &builder, DomainOp domain, const NestBounds &bounds,
-             unsigned sliceDim, TypeRange types, bool onDevice);
-
-  /// Whether a rectangular `domain` of slice dimension `sliceDim` sums by
-  /// columns: it has two dimensions or more after it. Otherwise (and for a
-  /// nonrectangular domain) each slice sums serially in row-major order.
-  static bool isEnabled(DomainOp domain, unsigned sliceDim);
-  bool isEnabled() const { return bool(columns); }
-
-  /// In the body of the slice at `sliceIv`: allocates its columns, one
-  /// buffer per type (on the host, on the heap in the slice's iteration, so
-  /// that the compiler knows that they alias nothing), and zeroes them.
-  void emitBegin(OpBuilder &builder, Value sliceIv);
-  /// Adds `values` (one per type) to their columns at point `ivs`.
-  void emitUpdate(OpBuilder &builder, ValueRange values, ValueRange ivs) const;
-  /// The slice's sums: its columns folded in order from zero; frees them
-  /// on the host.
-  SmallVector<Value> emitEnd(OpBuilder &builder);
-  /// After the slices: frees the GPU form's buffers.
-  void emitDealloc(OpBuilder &builder) const;
-
-private:
-  /// The indices of column `column` of the current slice.
-  SmallVector<Value> indices(Value column) const;
-
-  Location loc;
-  const NestBounds &bounds;
-  unsigned sliceDim;
-  bool onDevice;
-  SmallVector<Type> types;
-  Value columns;
-  /// The GPU form's buffers, [slice][column].
-  SmallVector<Value> deviceBuffers;
-  /// The current slice's buffers and its index in the GPU form's.
-  SmallVector<Value> buffers;
-  Value slice;
-};
-
 } // namespace mlir::stencil
 
 #endif // STENCIL_CONVERSION_STENCILTOAFFINE_ARRAYREDUCTIONS_H

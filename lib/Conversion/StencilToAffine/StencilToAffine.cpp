@@ -123,11 +123,10 @@ static SmallVector<Value> sumPartials(OpBuilder &builder, Location loc,
 
 /// Lowers a domain with results (sums over its points) or reductions
 /// (ArrayReductions.h). The summation order is fixed: the first non-unit
-/// dimension `p` runs in parallel; each of its indices sums its slice by
-/// columns (ColumnSums), or serially in lexicographic order where it has
-/// one row or the domain is not rectangular, into a buffer; the buffer is
-/// then summed serially (sumPartials). The result is independent of the
-/// number of threads, and on the GPU of the block shape.
+/// dimension `p` runs in parallel; each of its indices sums its slice
+/// serially, in lexicographic order, into a buffer; the buffer is then
+/// summed serially (sumPartials). The result is independent of the number
+/// of threads, and on the GPU of the block shape.
 static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                                          const NestBounds &bounds,
                                          bool parallel, bool atomic,
@@ -161,7 +160,6 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   for (Type type : types)
     zeros.push_back(arith::ConstantOp::create(builder, loc, type,
                                               builder.getFloatAttr(type, 0.0)));
-  ColumnSums columns(builder, domain, bounds, p, types, onDevice);
 
   // Outer nest: dimensions up to and including p.
   NestBounds outer;
@@ -176,8 +174,6 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
         // Inner dimensions p+1 .. rank-1: serial loops carrying the sums.
         SmallVector<Value> ivs(outerIvs.begin(), outerIvs.end());
         reductions.emitZero(b, outerIvs);
-        if (columns.isEnabled())
-          columns.emitBegin(b, outerIvs[p]);
         std::function<SmallVector<Value>(unsigned, ValueRange)> inner =
             [&](unsigned k, ValueRange accs) -> SmallVector<Value> {
           if (k == rank) {
@@ -186,10 +182,6 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
                            mapping);
             emitWrites(b, domain, ivs, mapping, atomic, &reductions);
             SmallVector<Value> terms = reductions.getSumTerms(mapping);
-            if (columns.isEnabled()) {
-              columns.emitUpdate(b, terms, ivs);
-              return {};
-            }
             SmallVector<Value> next;
             for (auto [acc, term] : llvm::zip_equal(accs, terms))
               next.push_back(arith::AddFOp::create(b, loc, acc, term));
@@ -222,11 +214,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
             affine::AffineYieldOp::create(b, loc, next);
           return SmallVector<Value>(loop.getResults());
         };
-        ValueRange start =
-            columns.isEnabled() ? ValueRange() : ValueRange(zeros);
-        SmallVector<Value> sums = inner(p + 1, start);
-        if (columns.isEnabled())
-          sums = columns.emitEnd(b);
+        SmallVector<Value> sums = inner(p + 1, zeros);
         // buffer[iv_p - lower_p] = sum
         AffineMap index = AffineMap::get(
             1, numSymbols,
@@ -238,7 +226,6 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
           affine::AffineStoreOp::create(b, loc, sum, buffer, index, operands);
       });
 
-  columns.emitDealloc(builder);
   reductions.emitFold(builder);
   if (types.empty())
     return {};

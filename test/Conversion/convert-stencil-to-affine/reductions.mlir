@@ -4,11 +4,10 @@
 // The plan of each domain's reductions, and the code it makes. The
 // parallel dimension is the first, i. `v[k]` does not use it: partial sums
 // per slice and k, added in slice order after the nest. `c[i]` uses it at
-// one offset: in place. The fixed element `w[1]` uses no dimension: it is
-// summed like a domain result, by columns (each k over j in order, into a
-// buffer of the slice's own, then the columns in order: no `reassoc`, an
-// order the run-time library repeats across ranks), one partial sum per
-// slice. The second update of v (`v[k+1]`) sums
+// one offset: in place. The fixed element `w[1]` uses no dimension: its
+// sum is carried through the slice's loops like a domain result, in the
+// same order (no `reassoc`: the order must be one the run-time library can
+// repeat across ranks), one partial sum per slice. The second update of v (`v[k+1]`) sums
 // separately from the first.
 
 // PLAN: remark: reduction plan: {"slice_dim": 0, "entries": [{"op": 1, "direct": false, "carried": false, "used": [2]}, {"op": 2, "direct": true, "carried": false, "used": []}, {"op": 3, "direct": false, "carried": true, "used": []}, {"op": 4, "direct": false, "carried": false, "used": [2]}]}
@@ -22,24 +21,17 @@
 // CHECK: memref.store {{.*}}, %[[PV]]
 // CHECK: scf.for
 // CHECK: memref.store {{.*}}, %[[PV1]]
-// The columns of w[1]'s sum, in the slice's iteration.
-// CHECK: %[[COL:.*]] = memref.alloc({{.*}}) : memref<?xf64>
-// CHECK: scf.for
-// CHECK: memref.store {{.*}}, %[[COL]]
-// CHECK: affine.for %[[J:.*]] = 0 to %[[N]] {
-// CHECK: affine.for %[[K:.*]] = 0 to %[[N]] {
+// CHECK: %[[SJ:.*]] = affine.for %[[J:.*]] = {{.*}} iter_args(%[[AJ:.*]] = %{{.*}}) -> (f64)
+// CHECK: %[[SK:.*]] = affine.for %[[K:.*]] = {{.*}} iter_args(%[[AK:.*]] = %[[AJ]]) -> (f64)
 // CHECK: %[[X:.*]] = affine.load %[[U]][%[[I]], %[[J]], %[[K]]]
 // CHECK: affine.load %[[PV]][%[[I]], %[[K]]]
 // CHECK: affine.store {{.*}}, %[[PV]][%[[I]], %[[K]]]
 // CHECK: affine.load %[[CB]][%[[I]]]
 // CHECK: affine.store {{.*}}, %[[CB]][%[[I]]]
 // CHECK: affine.store {{.*}}, %[[PV1]][%[[I]], %[[K]]]
-// CHECK: %[[OLDC:.*]] = affine.load %[[COL]][%[[K]]]
-// CHECK: %[[NEWC:.*]] = arith.addf %[[OLDC]], %[[X]] : f64
-// CHECK: affine.store %[[NEWC]], %[[COL]][%[[K]]]
-// CHECK: %[[SJ:.*]] = scf.for {{.*}} iter_args
-// CHECK: memref.load %[[COL]]
-// CHECK: memref.dealloc %[[COL]]
+// CHECK: %[[NEXT:.*]] = arith.addf %[[AK]], %[[X]] : f64
+// CHECK: affine.yield %[[NEXT]] : f64
+// CHECK: affine.yield %[[SK]] : f64
 // CHECK: affine.store %[[SJ]], %[[PW]][%[[I]]]
 // The folds: v[k] over k in parallel, each the slices in order (twice);
 // w[1] the slices in order.

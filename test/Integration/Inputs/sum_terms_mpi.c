@@ -5,8 +5,7 @@
  *
  * stencil_dist_sum_terms_f64/f32 (Stencil/Runtime/Distributed.h) against
  * the sum of one process written out here: per slice along the summation
- * dimension, each column of the last dimension over the slice's rows in
- * order from zero, then the columns in order from zero; then the slices'
+ * dimension, the terms in row-major order from zero, then the slices'
  * partial sums in order from zero. Each case draws, from SEED (the same on
  * every rank), a domain of rank 1-3 with a lower corner and extents of 0-9
  * points, a summation dimension (the dimensions before it one point
@@ -71,49 +70,31 @@ static Case drawCase(int size) {
   return c;
 }
 
-/* The global point of slice s, row q and column c. */
-static void pointAt(const Case *c, int64_t s, int64_t q, int64_t column,
-                    int64_t *p) {
-  int last = c->rank - 1;
-  int64_t rest = q;
-  for (int k = last; k >= 0; --k) {
-    if (k < c->dim)
-      p[k] = c->lower[k];
-    else if (k == c->dim)
-      p[k] = c->lower[k] + s;
-    else if (k == last)
-      p[k] = c->lower[k] + column;
-    else {
-      p[k] = c->lower[k] + rest % c->extent[k];
-      rest /= c->extent[k];
-    }
-  }
-}
-
-/* One process's sum: per slice, each column of the last dimension (where
- * it follows the summation dimension) over the slice's rows in order from
- * zero, then the columns in order from zero; then the slices in order. */
+/* One process's sum. */
 static double reference(const Case *c, int isFloat) {
   double total = 0.0;
   float totalF = 0.0f;
   int64_t p[3] = {0, 0, 0};
-  int last = c->rank - 1;
-  int64_t columns = c->dim < last ? c->extent[last] : 1, rows = 1;
-  for (int k = c->dim + 1; k < last; ++k)
-    rows *= c->extent[k];
+  int64_t inner = 1;
+  for (int k = c->dim + 1; k < c->rank; ++k)
+    inner *= c->extent[k];
   for (int64_t s = 0; s < c->extent[c->dim]; ++s) {
     double slice = 0.0;
     float sliceF = 0.0f;
-    for (int64_t col = 0; col < columns; ++col) {
-      double column = 0.0;
-      float columnF = 0.0f;
-      for (int64_t q = 0; q < rows; ++q) {
-        pointAt(c, s, q, col, p);
-        column += term(p);
-        columnF += (float)term(p);
+    for (int64_t q = 0; q < inner; ++q) {
+      int64_t rest = q;
+      for (int k = c->rank - 1; k >= 0; --k) {
+        if (k < c->dim) {
+          p[k] = c->lower[k];
+        } else if (k == c->dim) {
+          p[k] = c->lower[k] + s;
+        } else {
+          p[k] = c->lower[k] + rest % c->extent[k];
+          rest /= c->extent[k];
+        }
       }
-      slice += column;
-      sliceF += columnF;
+      slice += term(p);
+      sliceF += (float)term(p);
     }
     total += slice;
     totalF += sliceF;
