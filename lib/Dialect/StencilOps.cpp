@@ -641,8 +641,7 @@ bool AccumulateOp::isWrite() { return true; }
 // Utilities
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` writes an array other than as a reduction.
-static bool isPlainWrite(Operation &op) {
+bool mlir::stencil::isPermutationWrite(Operation &op) {
   auto access = dyn_cast<AccessOpInterface>(&op);
   auto acc = dyn_cast<AccumulateOp>(&op);
   return access && access.isWrite() && !(acc && acc.isReduction());
@@ -666,7 +665,7 @@ DomainOp mlir::stencil::splitDomainResults(RewriterBase &rewriter,
   rewriter.setInsertionPoint(domain);
   auto reduction = cast<DomainOp>(rewriter.clone(*domain));
   for (Operation &op : llvm::make_early_inc_range(*reduction.getBodyBlock()))
-    if (isPlainWrite(op))
+    if (isPermutationWrite(op))
       rewriter.eraseOp(&op);
   eraseDeadBodyOps(rewriter, reduction);
   rewriter.replaceAllUsesWith(domain.getResults(), reduction.getResults());

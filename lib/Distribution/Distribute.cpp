@@ -483,14 +483,9 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
 /// the writes may reach beyond them.
 static void splitSumDomains(Block &block) {
   IRRewriter rewriter(block.getParentOp()->getContext());
-  auto isPlainWrite = [](AccessOpInterface access) {
-    auto acc = dyn_cast<AccumulateOp>(access.getOperation());
-    return access.isWrite() && !(acc && acc.isReduction());
-  };
   for (auto domain : llvm::make_early_inc_range(block.getOps<DomainOp>()))
     if ((domain.getNumResults() != 0 || domain.hasReduction()) &&
-        llvm::any_of(domain.getBodyBlock()->getOps<AccessOpInterface>(),
-                     isPlainWrite))
+        llvm::any_of(*domain.getBodyBlock(), isPermutationWrite))
       splitDomainResults(rewriter, domain);
 }
 

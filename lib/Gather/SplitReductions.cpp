@@ -89,8 +89,7 @@ static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
   mapping.map(domain.getInductionVars(), reductions.getInductionVars());
   rewriter.setInsertionPoint(reductions.getYield());
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
-    auto access = dyn_cast<AccessOpInterface>(op);
-    if (access && access.isWrite() && !isReductionOp(op))
+    if (isPermutationWrite(op))
       continue;
     rewriter.clone(op, mapping);
   }
@@ -117,10 +116,7 @@ bool mlir::stencil::splitReductionsOut(RewriterBase &rewriter,
   Block *body = domain.getBodyBlock();
   bool reduces = llvm::any_of(*body, isReductionOp);
   bool other = domain.getNumResults() != 0 ||
-               llvm::any_of(*body, [](Operation &op) {
-                 auto access = dyn_cast<AccessOpInterface>(op);
-                 return access && access.isWrite() && !isReductionOp(op);
-               });
+               llvm::any_of(*body, isPermutationWrite);
   if (!reduces || !other)
     return false;
   splitReductions(rewriter, domain);

@@ -34,6 +34,10 @@ class RewriterBase;
 } // namespace mlir
 
 namespace mlir::stencil {
+/// Whether `op` writes an array other than as a reduction: a store, or an
+/// accumulate whose `dims` are a permutation.
+bool isPermutationWrite(Operation &op);
+
 /// Splits the sums off a domain that writes: a copy computes the results
 /// and the reductions (accumulates whose `dims` are not a permutation), and
 /// `domain` is replaced by a domain with the other writes, no results and
