@@ -647,8 +647,7 @@ bool mlir::stencil::isPermutationWrite(Operation &op) {
   return access && access.isWrite() && !(acc && acc.isReduction());
 }
 
-/// Erases the ops of `domain`'s body that nothing uses and that only read.
-static void eraseDeadBodyOps(RewriterBase &rewriter, DomainOp domain) {
+void mlir::stencil::eraseDeadBodyOps(RewriterBase &rewriter, DomainOp domain) {
   for (Operation &op :
        llvm::make_early_inc_range(llvm::reverse(*domain.getBodyBlock())))
     if (isOpTriviallyDead(&op))

@@ -29,14 +29,6 @@ static bool isReductionOp(Operation &op) {
   return acc && acc.isReduction();
 }
 
-/// Erases the ops of `domain`'s body that nothing uses and that only read.
-static void eraseDeadOps(RewriterBase &rewriter, DomainOp domain) {
-  Block *body = domain.getBodyBlock();
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-    if (isOpTriviallyDead(&op))
-      rewriter.eraseOp(&op);
-}
-
 /// The arrays `domain` reads and those it writes.
 static void collectArrays(DomainOp domain, llvm::SmallPtrSetImpl<Value> &reads,
                           llvm::SmallPtrSetImpl<Value> &writes) {
@@ -97,8 +89,8 @@ static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
        llvm::make_early_inc_range(domain.getBodyBlock()->without_terminator()))
     if (isReductionOp(op))
       rewriter.eraseOp(&op);
-  eraseDeadOps(rewriter, domain);
-  eraseDeadOps(rewriter, reductions);
+  eraseDeadBodyOps(rewriter, domain);
+  eraseDeadBodyOps(rewriter, reductions);
   // A distributed function's sums into fixed elements are taken across
   // ranks like its results: the mark goes with them, and stays on the
   // domain only if it still has results.

@@ -38,6 +38,9 @@ namespace mlir::stencil {
 /// accumulate whose `dims` are a permutation.
 bool isPermutationWrite(Operation &op);
 
+/// Erases the ops of `domain`'s body that nothing uses and that only read.
+void eraseDeadBodyOps(RewriterBase &rewriter, DomainOp domain);
+
 /// Splits the sums off a domain that writes: a copy computes the results
 /// and the reductions (accumulates whose `dims` are not a permutation), and
 /// `domain` is replaced by a domain with the other writes, no results and
