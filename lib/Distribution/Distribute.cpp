@@ -79,13 +79,13 @@ static bool isReplicatedRead(AccessOpInterface access, func::FuncOp func,
           !isPermutationAccess(access, rank));
 }
 
-/// Whether `acc` sums into a fixed element of an argument (a reduction
-/// through no iteration dimension: a filter tap, a rank-0 parameter). Such
-/// an array is replicated: each rank passes its part of the sum to the
+/// Whether `acc` is a reduction into an argument (its `dims` are not a
+/// permutation: a filter tap, a rank-0 parameter, a layered coefficient's
+/// `vb[k]`). Such an array is replicated: each rank passes its terms to the
 /// run-time library, which adds every rank's in the order of one process,
-/// and every rank adds the same total into its copy.
-static bool isFixedElementReduction(AccumulateOp acc, func::FuncOp func) {
-  return acc.isReduction() && getUsedIterationDims(acc).empty() &&
+/// and every rank adds the same sums into its copy.
+static bool isArgumentReduction(AccumulateOp acc, func::FuncOp func) {
+  return acc.isReduction() &&
          getArgumentRoot(acc.getArray(), func) == acc.getArray();
 }
 
@@ -97,13 +97,11 @@ checkAccess(AccessOpInterface access, DistributedFunction &dist,
             unsigned rank) {
   if (auto acc = dyn_cast<AccumulateOp>(access.getOperation());
       acc && acc.isReduction()) {
-    if (!isFixedElementReduction(acc, dist.func))
+    if (!isArgumentReduction(acc, dist.func))
       return access->emitOpError()
-             << "sums into an array through some of the iteration "
-                "dimensions across ranks (a reduction such as the gradient "
-                "of a layered coefficient), which is not supported yet in a "
-                "distributed function; sums into fixed elements of an "
-                "argument (a filter's taps, a rank-0 array) are";
+             << "sums into a view of an array across ranks (a reduction "
+                "into a subview), which is not supported yet in a "
+                "distributed function; reductions into an argument are";
     dist.replicated.insert(getArgumentRoot(acc.getArray(), dist.func));
     return std::optional<unsigned>();
   }
@@ -420,7 +418,7 @@ static LogicalResult checkArrayUses(DistributedFunction &dist, unsigned rank) {
              << "argument " << arg.getArgNumber()
              << " is accessed both as a block (through the identity `dims`) "
                 "and whole (through a subview, a selection, a fixed element "
-                "or a sum into fixed elements); distributing it is not "
+                "or a reduction); distributing it is not "
                 "supported yet";
     for (Operation *user : arg.getUsers()) {
       if (distributed ? bool(user->getParentOfType<DomainOp>())

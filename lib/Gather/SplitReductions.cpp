@@ -91,8 +91,8 @@ static void splitReductions(RewriterBase &rewriter, DomainOp domain) {
       rewriter.eraseOp(&op);
   eraseDeadBodyOps(rewriter, domain);
   eraseDeadBodyOps(rewriter, reductions);
-  // A distributed function's sums into fixed elements are taken across
-  // ranks like its results: the mark goes with them, and stays on the
+  // A distributed function's reductions are taken across ranks like its
+  // results: the mark goes with them, and stays on the
   // domain only if it still has results.
   if (std::optional<DistributedSum> sum = getDistributedSum(domain)) {
     setDistributedSum(reductions, *sum);

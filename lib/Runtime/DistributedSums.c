@@ -3,7 +3,7 @@
  * See Stencil/Runtime/Distributed.h, "Sums". One process sums a domain
  * slice by slice along its summation dimension: each slice serially, in
  * row-major order from zero, then the slices' partial sums in order from
- * zero (docs/Dialect.md, "Reductions"). Both functions here reproduce that
+ * zero (docs/Dialect.md, "Reductions"). The functions here reproduce that
  * order across ranks, so every rank gets the bits of one process:
  *
  *   - stencil_dist_sum_f64/f32: each rank holds whole slices (the grid
@@ -12,7 +12,12 @@
  *     and passes its terms. Every slice gets an owner among the ranks that
  *     hold part of it; the owner receives the slice's terms, folds them in
  *     global row-major order, and the owners' partial sums are added in
- *     slice order.
+ *     slice order;
+ *   - stencil_dist_reduce_terms_f64/f32: the same for a reduction through
+ *     some of the dimensions (`vb[k] += t`): the owner of a slice folds its
+ *     terms into one partial sum per coordinate of the kept dimensions,
+ *     each from the value the caller gives, and every rank gets every
+ *     slice's partial sums.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -31,6 +36,9 @@ typedef struct {
   MPI_Datatype mpi;
   size_t size;
   void (*fold)(const void *values, int64_t count, void *sum);
+  /* sums[at[i]] += values[i] for i = 0 .. count, in order. */
+  void (*accumulate)(const void *values, int64_t count, const int64_t *at,
+                     void *sums);
 } sumType;
 
 static void foldF64(const void *values, int64_t count, void *sum) {
@@ -49,8 +57,26 @@ static void foldF32(const void *values, int64_t count, void *sum) {
   *(float *)sum = s;
 }
 
-static const sumType f64Type = {MPI_DOUBLE, sizeof(double), foldF64};
-static const sumType f32Type = {MPI_FLOAT, sizeof(float), foldF32};
+static void accumulateF64(const void *values, int64_t count, const int64_t *at,
+                          void *sums) {
+  const double *v = values;
+  double *s = sums;
+  for (int64_t i = 0; i < count; ++i)
+    s[at[i]] += v[i];
+}
+
+static void accumulateF32(const void *values, int64_t count, const int64_t *at,
+                          void *sums) {
+  const float *v = values;
+  float *s = sums;
+  for (int64_t i = 0; i < count; ++i)
+    s[at[i]] += v[i];
+}
+
+static const sumType f64Type = {MPI_DOUBLE, sizeof(double), foldF64,
+                                accumulateF64};
+static const sumType f32Type = {MPI_FLOAT, sizeof(float), foldF32,
+                                accumulateF32};
 
 static void *allocate(size_t count, size_t size) {
   void *memory = malloc(size * (count > 0 ? count : 1));
@@ -370,14 +396,34 @@ static int64_t groupBox(const termsLayout *l, int64_t *origin, int64_t *whole) {
   return volume;
 }
 
+/* How the terms of a slice are folded: into one value from zero (a sum),
+ * or, for a reduction through some dimensions, into `width` values, the
+ * term at position i of the slice buffer into value at[i], each value
+ * starting from `initial` (`width` per slice of the domain, from slice
+ * `first`). */
+typedef struct {
+  int64_t width;
+  int64_t *at;
+  const char *initial;
+  int64_t first;
+} sliceFold;
+
+static const sliceFold scalarFold = {1, NULL, NULL, 0};
+
+/* Slice j of those rank r owns in its group. */
+static int64_t ownedSlice(const termsLayout *l, int r, int64_t j) {
+  int64_t first = firstSlice(l, r), size = l->size[r];
+  return first + modulo(l->index[r] - first, size) + j * size;
+}
+
 /* Folds the slices this rank owns, in order; returns their partial sums
- * (malloc'd) and their number. */
+ * (malloc'd, `fold->width` per slice) and their number. */
 static void *foldOwnedSlices(const termsLayout *l, const char *received,
                              const int *recvOffsets, const sumType *type,
-                             int64_t *count) {
-  size_t size = type->size;
+                             const sliceFold *fold, int64_t *count) {
+  size_t size = type->size, width = (size_t)fold->width;
   *count = l->volumes[l->me] ? ownedSlices(l, l->me, l->me) : 0;
-  char *partials = allocate((size_t)*count, size);
+  char *partials = allocate((size_t)*count * width, size);
   if (*count == 0)
     return partials;
   int64_t origin[STENCIL_DIST_MAX_DIMS], whole[STENCIL_DIST_MAX_DIMS];
@@ -392,32 +438,41 @@ static void *foldOwnedSlices(const termsLayout *l, const char *received,
       placeBox(l, source, lowerOf(l, r), extentOf(l, r), origin, whole, slice,
                size);
     }
-    type->fold(slice, volume, partials + (size_t)j * size);
+    char *mine = partials + (size_t)j * width * size;
+    if (!fold->at) {
+      type->fold(slice, volume, mine);
+      continue;
+    }
+    int64_t s = ownedSlice(l, l->me, j) - fold->first;
+    memcpy(mine, fold->initial + (size_t)s * width * size, width * size);
+    type->accumulate(slice, volume, fold->at, mine);
   }
   free(slice);
   return partials;
 }
 
-/* Adds every slice's partial sum in slice order. Each rank owns, in its
- * group, every size-th slice from its index on, so the owners' partial
- * sums come in rank order and are read back in slice order. */
-static void addInSliceOrder(const termsLayout *l, const void *mine,
-                            int64_t count, const sumType *type, void *sum) {
-  size_t n = (size_t)l->ranks, size = type->size;
+/* Gathers the owners' partial sums (`width` per slice) into `ordered` in
+ * slice order; returns the number of slices. Each rank owns, in its group,
+ * every size-th slice from its index on, so the owners' partial sums come
+ * in rank order and are read back in slice order. */
+static int64_t gatherInSliceOrder(const termsLayout *l, const void *mine,
+                                  int64_t count, const sumType *type,
+                                  int64_t width, char **ordered) {
+  size_t n = (size_t)l->ranks, size = type->size * (size_t)width;
   int *counts = allocate(n, sizeof(int));
   int *offsets = allocate(n, sizeof(int));
   int64_t total = 0;
   for (int r = 0; r < l->ranks; ++r) {
     offsets[r] = mpiCount(total);
-    counts[r] = l->volumes[r] ? mpiCount(ownedSlices(l, r, r)) : 0;
+    counts[r] = l->volumes[r] ? mpiCount(ownedSlices(l, r, r) * width) : 0;
     total += counts[r];
   }
-  char *all = allocate((size_t)total, size);
-  MPI_Allgatherv(mine, mpiCount(count), type->mpi, all, counts, offsets,
-                 type->mpi, stencil_dist_comm());
+  char *all = allocate((size_t)total, type->size);
+  MPI_Allgatherv(mine, mpiCount(count * width), type->mpi, all, counts,
+                 offsets, type->mpi, stencil_dist_comm());
   /* The groups in slice order (their ranges are disjoint); within one,
    * slice s from its owner. */
-  char *ordered = allocate((size_t)total, size);
+  *ordered = allocate((size_t)total, type->size);
   int64_t placed = 0;
   for (int i = 0; i < l->taking; ++i) {
     int leader = l->members[i];
@@ -426,15 +481,15 @@ static void addInSliceOrder(const termsLayout *l, const void *mine,
     int64_t lo = firstSlice(l, leader), slices = sliceCount(l, leader);
     for (int64_t s = lo; s < lo + slices; ++s) {
       int owner = ownerOf(l, leader, s);
-      memcpy(ordered + (size_t)placed++ * size,
-             all + (size_t)offsets[owner]++ * size, size);
+      memcpy(*ordered + (size_t)placed++ * size,
+             all + (size_t)offsets[owner] * type->size, size);
+      offsets[owner] += (int)width;
     }
   }
-  type->fold(ordered, placed, sum);
   free(all);
-  free(ordered);
   free(counts);
   free(offsets);
+  return placed;
 }
 
 static void sumTerms(const void *terms, int64_t rank, int64_t dim,
@@ -445,9 +500,13 @@ static void sumTerms(const void *terms, int64_t rank, int64_t dim,
   int *recvOffsets = allocate((size_t)layout.ranks, sizeof(int));
   void *received = exchangeTerms(&layout, terms, type, recvCounts, recvOffsets);
   int64_t count = 0;
-  void *partials =
-      foldOwnedSlices(&layout, received, recvOffsets, type, &count);
-  addInSliceOrder(&layout, partials, count, type, sum);
+  void *partials = foldOwnedSlices(&layout, received, recvOffsets, type,
+                                   &scalarFold, &count);
+  char *ordered = NULL;
+  int64_t slices =
+      gatherInSliceOrder(&layout, partials, count, type, 1, &ordered);
+  type->fold(ordered, slices, sum);
+  free(ordered);
   free(partials);
   free(received);
   free(recvCounts);
@@ -467,4 +526,100 @@ float stencil_dist_sum_terms_f32(const float *terms, int64_t rank, int64_t dim,
   float sum;
   sumTerms(terms, rank, dim, box, &f32Type, &sum);
   return sum;
+}
+
+/*===----------------------- Reductions through some dimensions ----------===*/
+
+/* The union of the boxes of the ranks that take part (extents 0 if none). */
+static void domainBox(const termsLayout *l, int64_t *lower, int64_t *extent) {
+  for (int k = 0; k < l->rank; ++k) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int r = 0; r < l->ranks; ++r) {
+      if (!l->volumes[r])
+        continue;
+      int64_t first = lowerOf(l, r)[k];
+      lo = first < lo ? first : lo;
+      hi = first + extentOf(l, r)[k] > hi ? first + extentOf(l, r)[k] : hi;
+    }
+    lower[k] = lo <= hi ? lo : 0;
+    extent[k] = lo <= hi ? hi - lo : 0;
+  }
+}
+
+void stencil_dist_terms_domain(int64_t rank, const int64_t *box,
+                               int64_t *domain) {
+  termsLayout layout;
+  /* Grouped along dimension 0, which every box may span. */
+  makeLayout(&layout, rank, 0, box);
+  domainBox(&layout, domain, domain + rank);
+  freeLayout(&layout);
+}
+
+/* The partial sum that each position of this rank's slice buffer (its
+ * group's box after the summation dimension) goes to: row-major over the
+ * domain's extents of the kept dimensions. */
+static int64_t *keptIndices(const termsLayout *l, int64_t kept,
+                            const int64_t *lower, const int64_t *extent) {
+  int64_t origin[STENCIL_DIST_MAX_DIMS], whole[STENCIL_DIST_MAX_DIMS];
+  int64_t volume = groupBox(l, origin, whole);
+  int64_t *at = allocate((size_t)volume, sizeof(int64_t));
+  int64_t index[STENCIL_DIST_MAX_DIMS] = {0};
+  for (int64_t i = 0; i < volume; ++i) {
+    int64_t position = 0;
+    for (int k = l->dim + 1; k < l->rank; ++k)
+      if (kept >> k & 1)
+        position = position * extent[k] + origin[k] + index[k] - lower[k];
+    at[i] = position;
+    for (int k = l->rank - 1; k > l->dim && ++index[k] == whole[k]; --k)
+      index[k] = 0;
+  }
+  return at;
+}
+
+static void reduceTerms(const void *terms, int64_t rank, int64_t dim,
+                        const int64_t *box, int64_t kept, void *partials,
+                        const sumType *type) {
+  termsLayout layout;
+  makeLayout(&layout, rank, dim, box);
+  if (kept & ~(((int64_t)1 << rank) - ((int64_t)2 << dim)))
+    layoutFail(&layout, "keep a dimension at or before the summation one");
+  int64_t lower[STENCIL_DIST_MAX_DIMS], extent[STENCIL_DIST_MAX_DIMS];
+  domainBox(&layout, lower, extent);
+  sliceFold fold = {1, NULL, partials, lower[dim]};
+  for (int k = (int)dim + 1; k < layout.rank; ++k)
+    if (kept >> k & 1)
+      fold.width *= extent[k];
+  if (layout.volumes[layout.me])
+    fold.at = keptIndices(&layout, kept, lower, extent);
+  int *recvCounts = allocate((size_t)layout.ranks, sizeof(int));
+  int *recvOffsets = allocate((size_t)layout.ranks, sizeof(int));
+  void *received = exchangeTerms(&layout, terms, type, recvCounts, recvOffsets);
+  int64_t count = 0;
+  void *mine = foldOwnedSlices(&layout, received, recvOffsets, type,
+                               fold.at ? &fold : &scalarFold, &count);
+  char *ordered = NULL;
+  int64_t slices = gatherInSliceOrder(&layout, mine, count, type, fold.width,
+                                      &ordered);
+  if (slices != extent[dim])
+    layoutFail(&layout, "do not cover the domain's slices");
+  memcpy(partials, ordered, (size_t)(slices * fold.width) * type->size);
+  free(ordered);
+  free(mine);
+  free(received);
+  free(recvCounts);
+  free(recvOffsets);
+  free(fold.at);
+  freeLayout(&layout);
+}
+
+void stencil_dist_reduce_terms_f64(const double *terms, int64_t rank,
+                                   int64_t dim, const int64_t *box,
+                                   int64_t kept, double *partials) {
+  reduceTerms(terms, rank, dim, box, kept, partials, &f64Type);
+}
+
+void stencil_dist_reduce_terms_f32(const float *terms, int64_t rank,
+                                   int64_t dim, const int64_t *box,
+                                   int64_t kept, float *partials) {
+  reduceTerms(terms, rank, dim, box, kept, partials, &f32Type);
 }

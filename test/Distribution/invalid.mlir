@@ -271,7 +271,7 @@ func.func @view(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
 // -----
 
 // A block read directly and whole through a subview at once.
-// expected-error @below {{argument 0 is accessed both as a block (through the identity `dims`) and whole (through a subview, a selection, a fixed element or a sum into fixed elements); distributing it is not supported yet}}
+// expected-error @below {{argument 0 is accessed both as a block (through the identity `dims`) and whole (through a subview, a selection, a fixed element or a reduction); distributing it is not supported yet}}
 func.func @block_and_whole(%u: memref<?xf64>, %v: memref<?xf64>, %n: index) {
   %w = memref.subview %u[1] [%n] [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: 1>>
   stencil.domain (%i) = (1) to (%n) {

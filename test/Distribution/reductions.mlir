@@ -7,19 +7,44 @@
 // (every rank holds it whole), the domain that sums covers the rank's own
 // points and is marked `stencil.distributed_sum` like a domain with
 // results, and the lowering adds every rank's part in the order of one
-// process. Reductions through some of the iteration dimensions are refused
-// at the accumulate: each rank would sum only its block's points into its
-// own copy of the array.
+// process. Reductions through some of the iteration dimensions (a
+// layered coefficient's gradient) are taken the same way; a reduction into
+// a subview is refused at the accumulate.
 
-// The gradient of a per-column coefficient c[j]: a selection.
+// The gradient of a per-column coefficient c[j]: a selection. cb is
+// replicated too, the domain covers the rank's points and is marked; the
+// lowering takes its terms across ranks (it always uses the boxes' terms
+// for such reductions, whatever the split).
+// CHECK-LABEL: func.func @selection(
+// CHECK-SAME: %[[U:[a-z0-9]+]]: memref<?x?xf64>, %[[C:[a-z0-9]+]]: memref<?xf64>, %[[CB:[a-z0-9]+]]: memref<?xf64>
+// CHECK-SAME: stencil.distribution = {blocks = array<i64: 0>
+// CHECK: stencil.domain
+// CHECK: stencil.accumulate %{{.*}} to %[[CB]][0] dims [1] : memref<?xf64>
+// CHECK: } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "slices"}}
+// BOXES-LABEL: func.func @selection(
+// BOXES: } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "boxes"}}
 func.func @selection(%u: memref<?x?xf64>, %c: memref<?xf64>,
                      %cb: memref<?xf64>, %n: index) {
   %c1 = arith.constant 1 : index
   %nm1 = arith.subi %n, %c1 : index
   stencil.domain (%i, %j) = (1, 1) to (%nm1, %nm1) {
     %a = stencil.gather %u[-1, 0] : memref<?x?xf64>
-    // expected-error @below {{'stencil.accumulate' op sums into an array through some of the iteration dimensions across ranks (a reduction such as the gradient of a layered coefficient), which is not supported yet in a distributed function; sums into fixed elements of an argument (a filter's taps, a rank-0 array) are}}
     stencil.accumulate %a to %cb[0] dims [1] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// A reduction into a subview of an argument is refused: the run-time
+// library would need the view's place in the array.
+func.func @into_view(%u: memref<?x?xf64>, %cb: memref<?x?xf64>, %n: index) {
+  %row = memref.subview %cb[1, 0] [1, %n] [1, 1]
+      : memref<?x?xf64> to memref<?xf64, strided<[1], offset: ?>>
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %a = stencil.gather %u[0, 0] : memref<?x?xf64>
+    // expected-error @below {{'stencil.accumulate' op sums into a view of an array across ranks (a reduction into a subview), which is not supported yet in a distributed function; reductions into an argument are}}
+    stencil.accumulate %a to %row[0] dims [1] : memref<?xf64, strided<[1], offset: ?>>
   }
   return
 }
@@ -83,7 +108,7 @@ func.func @filter_tap(%u: memref<?x?xf64>, %ub: memref<?x?xf64>,
 
 // An array accessed both as a block and whole (here, summed into at a
 // fixed element) cannot be both.
-// expected-error @below {{argument 1 is accessed both as a block (through the identity `dims`) and whole (through a subview, a selection, a fixed element or a sum into fixed elements); distributing it is not supported yet}}
+// expected-error @below {{argument 1 is accessed both as a block (through the identity `dims`) and whole (through a subview, a selection, a fixed element or a reduction); distributing it is not supported yet}}
 func.func @both(%u: memref<?x?xf64>, %v: memref<?x?xf64>, %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
     %a = stencil.gather %u[0, 0] : memref<?x?xf64>

@@ -160,6 +160,30 @@ double stencil_dist_sum_terms_f64(const double *terms, int64_t rank,
 float stencil_dist_sum_terms_f32(const float *terms, int64_t rank,
                                  int64_t dim, const int64_t *box);
 
+/* Reductions through some of the dimensions of a domain (an accumulate
+ * such as `vb[k] += t` in a domain (i, j, k)), in the order of one process
+ * (docs/Dialect.md, "Reductions"): each slice along dimension `dim` sums
+ * its points in row-major order into one partial sum per coordinate of
+ * the dimensions the access keeps.
+ *
+ * The domain: the union of every rank's box (`box` as above), written to
+ * domain[0 .. rank) (lower corner) and domain[rank .. 2 rank) (extents,
+ * all 0 if no rank has a point). */
+void stencil_dist_terms_domain(int64_t rank, const int64_t *box,
+                               int64_t *domain);
+/* The partial sums: `terms` as for stencil_dist_sum_terms; `kept` has bit
+ * k set for each kept dimension k (all after `dim`); `partials` is
+ * row-major over the domain's extent of `dim`, then of each kept
+ * dimension in order. On entry each partial sum holds the value it starts
+ * from (zero, or the element's own for a sum in place); on return every
+ * rank holds every slice's partial sums. */
+void stencil_dist_reduce_terms_f64(const double *terms, int64_t rank,
+                                   int64_t dim, const int64_t *box,
+                                   int64_t kept, double *partials);
+void stencil_dist_reduce_terms_f32(const float *terms, int64_t rank,
+                                   int64_t dim, const int64_t *box,
+                                   int64_t kept, float *partials);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,14 +35,17 @@ static std::optional<SmallVector<int64_t>> offsetsAlong(AccumulateOp acc,
   return offsets;
 }
 
-ArrayReductionPlan mlir::stencil::planArrayReductions(DomainOp domain,
-                                                      const NestBounds &bounds,
-                                                      bool parallel) {
+ArrayReductionPlan
+mlir::stencil::planArrayReductions(DomainOp domain, const NestBounds &bounds,
+                                   bool parallel,
+                                   std::optional<int64_t> sliceDim) {
   ArrayReductionPlan plan;
   int64_t rank = bounds.getRank();
   int64_t p = 0;
   while (p + 1 < rank && bounds.getConstantExtent(p) == 1)
     ++p;
+  if (sliceDim)
+    p = *sliceDim;
   plan.sliceDim = p;
   Block *body = domain.getBodyBlock();
   for (auto [index, op] : llvm::enumerate(body->without_terminator())) {

@@ -54,13 +54,25 @@ struct ArrayReductionPlan {
 };
 
 /// Plans the reductions of `domain` over `bounds`; `parallel` is false
-/// for a serial nest (then every entry is in place).
-ArrayReductionPlan planArrayReductions(DomainOp domain,
-                                       const NestBounds &bounds,
-                                       bool parallel);
+/// for a serial nest (then every entry is in place). `sliceDim`, if given,
+/// is the slice dimension (a distributed domain's, chosen on its global
+/// bounds); otherwise the first of non-constant-1 extent.
+ArrayReductionPlan
+planArrayReductions(DomainOp domain, const NestBounds &bounds, bool parallel,
+                    std::optional<int64_t> sliceDim = std::nullopt);
+
+/// Where the updates of a domain's reductions go instead of their arrays.
+class ReductionSink {
+public:
+  virtual ~ReductionSink() = default;
+  /// Emits the update of reduction `acc` by `value` at point `ivs` and
+  /// returns true, or returns false to leave it to the plain accumulate.
+  virtual bool emitUpdate(OpBuilder &builder, AccumulateOp acc, Value value,
+                          ValueRange ivs) const = 0;
+};
 
 /// The partial-sum buffers of the buffered entries of a plan, by op.
-class ReductionBuffers {
+class ReductionBuffers final : public ReductionSink {
 public:
   /// Allocates the buffers at the builder's insertion point.
   ReductionBuffers(OpBuilder &builder, DomainOp domain,
@@ -74,7 +86,7 @@ public:
   /// and returns true; returns true without emitting anything for a
   /// carried one.
   bool emitUpdate(OpBuilder &builder, AccumulateOp acc, Value value,
-                  ValueRange ivs) const;
+                  ValueRange ivs) const override;
 
   /// Adds the partial sums into the arrays, entry after entry, slices in
   /// index order, and frees the buffers.

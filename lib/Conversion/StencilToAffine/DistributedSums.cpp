@@ -14,7 +14,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -79,43 +81,71 @@ static Value makeBox(OpBuilder &builder, Location loc, const NestBounds &bounds,
   return box;
 }
 
-SmallVector<Value>
-mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
-                                   const NestBounds &bounds, bool parallel,
-                                   unsigned dim, TypeRange types,
-                                   PointEmitter emitPoint) {
-  Location loc = domain.getLoc();
-  MLIRContext *ctx = builder.getContext();
-  unsigned rank = bounds.getRank();
-  // The box's extents, clipped to this rank (never negative).
+/// The extents of this rank's box, clipped (never negative).
+static SmallVector<Value> buildBoxExtents(OpBuilder &builder, Location loc,
+                                          const NestBounds &bounds) {
   SmallVector<Value> extents;
-  for (unsigned k = 0; k < rank; ++k)
+  for (unsigned k = 0, rank = bounds.getRank(); k < rank; ++k)
     extents.push_back(buildExtent(builder, loc, bounds, k));
-  SmallVector<Value> buffers;
-  for (Type type : types)
-    buffers.push_back(memref::AllocOp::create(
-        builder, loc,
-        MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic), type),
-        extents));
-  // The term of point ivs goes to buffer[ivs - lower], row-major.
+  return extents;
+}
+
+/// A buffer of `type` over this rank's box, row-major.
+static Value allocBoxBuffer(OpBuilder &builder, Location loc, Type type,
+                            ArrayRef<Value> extents) {
+  return memref::AllocOp::create(
+      builder, loc,
+      MemRefType::get(SmallVector<int64_t>(extents.size(), ShapedType::kDynamic),
+                      type),
+      extents);
+}
+
+/// The position of point ivs in a buffer over the box: ivs - lower.
+static AffineMap boxIndexMap(const NestBounds &bounds, MLIRContext *ctx) {
+  unsigned rank = bounds.getRank();
   SmallVector<AffineExpr> offsets;
   for (unsigned k = 0; k < rank; ++k)
     offsets.push_back(getAffineDimExpr(k, ctx) - bounds.lowerExpr(k));
-  AffineMap index = AffineMap::get(rank, bounds.operands.size(), offsets, ctx);
-  buildLoopNest(
-      builder, loc, bounds, parallel,
-      [&](OpBuilder &b, Location loc, ValueRange ivs) {
-        SmallVector<Value> operands(ivs);
-        llvm::append_range(operands, bounds.operands);
-        for (auto [value, buffer] : llvm::zip_equal(emitPoint(b, ivs), buffers))
-          affine::AffineStoreOp::create(b, loc, value, buffer, index, operands);
-      });
+  return AffineMap::get(rank, bounds.operands.size(), offsets, ctx);
+}
+
+/// Stores `value` to the box buffer `buffer` at point `ivs`.
+static void storeAtPoint(OpBuilder &builder, Location loc,
+                         const NestBounds &bounds, Value value, Value buffer,
+                         ValueRange ivs) {
+  SmallVector<Value> operands(ivs);
+  llvm::append_range(operands, bounds.operands);
+  affine::AffineStoreOp::create(builder, loc, value, buffer,
+                                boxIndexMap(bounds, builder.getContext()),
+                                operands);
+}
+
+static Value i64Constant(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
+                                      value);
+}
+
+SmallVector<Value> mlir::stencil::sumBoxesAcrossRanks(
+    OpBuilder &builder, DomainOp domain, const NestBounds &bounds,
+    bool parallel, unsigned dim, TypeRange types, PointEmitter emitPoint,
+    BoxEmitter afterNest) {
+  Location loc = domain.getLoc();
+  unsigned rank = bounds.getRank();
+  SmallVector<Value> extents = buildBoxExtents(builder, loc, bounds);
+  SmallVector<Value> buffers;
+  for (Type type : types)
+    buffers.push_back(allocBoxBuffer(builder, loc, type, extents));
+  buildLoopNest(builder, loc, bounds, parallel,
+                [&](OpBuilder &b, Location loc, ValueRange ivs) {
+                  for (auto [value, buffer] :
+                       llvm::zip_equal(emitPoint(b, ivs), buffers))
+                    storeAtPoint(b, loc, bounds, value, buffer, ivs);
+                });
   Value box = makeBox(builder, loc, bounds, extents);
+  afterNest(builder, box);
   Value boxPointer = getRuntimePointer(builder, loc, box);
-  Value rankValue =
-      arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), rank);
-  Value dimValue =
-      arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), dim);
+  Value rankValue = i64Constant(builder, loc, rank);
+  Value dimValue = i64Constant(builder, loc, dim);
   SmallVector<Value> sums;
   for (auto [buffer, type] : llvm::zip_equal(buffers, types)) {
     auto call = func::CallOp::create(
@@ -127,4 +157,231 @@ mlir::stencil::sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
   }
   memref::DeallocOp::create(builder, loc, box);
   return sums;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions through some dimensions
+//===----------------------------------------------------------------------===//
+
+/// stencil_dist_terms_domain(rank, box, domain) and
+/// stencil_dist_reduce_terms_<type>(terms, rank, dim, box, kept, partials).
+static func::FuncOp declareDomainBox(DomainOp domain) {
+  auto module = domain->getParentOfType<ModuleOp>();
+  Type ptr = LLVM::LLVMPointerType::get(domain.getContext());
+  Type i64 = IntegerType::get(domain.getContext(), 64);
+  return lookupOrDeclareFunction(module, "stencil_dist_terms_domain",
+                                 {i64, ptr, ptr}, {});
+}
+
+static func::FuncOp declareReduce(DomainOp domain, Type type) {
+  auto module = domain->getParentOfType<ModuleOp>();
+  Type ptr = LLVM::LLVMPointerType::get(domain.getContext());
+  Type i64 = IntegerType::get(domain.getContext(), 64);
+  std::string name = "stencil_dist_reduce_terms_";
+  name += type.isF64() ? "f64" : "f32";
+  return lookupOrDeclareFunction(module, name, {ptr, i64, i64, ptr, i64, ptr},
+                                 {});
+}
+
+LogicalResult
+DistributedReductions::check(DomainOp domain, const ArrayReductionPlan &plan) {
+  SmallVector<Operation *> ops = llvm::to_vector(llvm::make_pointer_range(
+      domain.getBodyBlock()->without_terminator()));
+  for (const ArrayReductionPlan::Entry &entry : plan.entries) {
+    if (entry.carried || !entry.direct)
+      continue;
+    auto acc = cast<AccumulateOp>(ops[entry.op]);
+    if (!llvm::is_contained(getUsedIterationDims(acc), plan.sliceDim))
+      return acc.emitOpError()
+             << "sums into an array in a serial nest across ranks, which is "
+                "not supported yet";
+    auto others = llvm::make_filter_range(
+        domain.getBodyBlock()->getOps<AccumulateOp>(),
+        [&](AccumulateOp other) { return other.getArray() == acc.getArray(); });
+    if (std::distance(others.begin(), others.end()) > 1)
+      return acc.emitOpError()
+             << "is one of several accumulates into an array that each "
+                "slice of the domain sums in place; across ranks this is not "
+                "supported yet";
+  }
+  return success();
+}
+
+DistributedReductions::DistributedReductions(OpBuilder &builder,
+                                             DomainOp domain,
+                                             const NestBounds &bounds,
+                                             const ArrayReductionPlan &plan,
+                                             const ReductionSink &next)
+    : domain(domain), bounds(bounds), dim(plan.sliceDim), next(next) {
+  SmallVector<Operation *> ops = llvm::to_vector(llvm::make_pointer_range(
+      domain.getBodyBlock()->without_terminator()));
+  Location loc = domain.getLoc();
+  SmallVector<Value> extents;
+  for (const ArrayReductionPlan::Entry &planned : plan.entries) {
+    if (planned.carried)
+      continue;
+    if (extents.empty())
+      extents = buildBoxExtents(builder, loc, bounds);
+    Entry entry;
+    entry.acc = cast<AccumulateOp>(ops[planned.op]);
+    entry.direct = planned.direct;
+    entry.used = getUsedIterationDims(entry.acc);
+    entry.terms = allocBoxBuffer(builder, loc,
+                                 entry.acc.getValue().getType(), extents);
+    entries.push_back(std::move(entry));
+  }
+}
+
+bool DistributedReductions::emitUpdate(OpBuilder &builder, AccumulateOp acc,
+                                       Value value, ValueRange ivs) const {
+  for (const Entry &entry : entries)
+    if (entry.acc == acc) {
+      storeAtPoint(builder, acc.getLoc(), bounds, value, entry.terms, ivs);
+      return true;
+    }
+  return next.emitUpdate(builder, acc, value, ivs);
+}
+
+/// Emits a nest of scf.for loops over [0, extents) and calls `body` with
+/// its induction variables (once, with none, if `extents` is empty).
+static void buildIndexNest(OpBuilder &builder, Location loc,
+                           ArrayRef<Value> extents,
+                           function_ref<void(OpBuilder &, ValueRange)> body,
+                           SmallVector<Value> ivs = {}) {
+  if (ivs.size() == extents.size()) {
+    body(builder, ivs);
+    return;
+  }
+  Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto loop = scf::ForOp::create(builder, loc, c0, extents[ivs.size()], c1);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  ivs.push_back(loop.getInductionVar());
+  buildIndexNest(builder, loc, extents, body, ivs);
+}
+
+void DistributedReductions::emitFold(OpBuilder &builder, Value box) const {
+  if (entries.empty())
+    return;
+  Location loc = domain.getLoc();
+  int64_t rank = bounds.getRank();
+  Value rankValue = i64Constant(builder, loc, rank);
+  // The domain's union box, as index values.
+  auto global = memref::AllocOp::create(
+      builder, loc, MemRefType::get({2 * rank}, builder.getI64Type()));
+  func::CallOp::create(builder, loc, declareDomainBox(domain),
+                       ValueRange{rankValue,
+                                  getRuntimePointer(builder, loc, box),
+                                  getRuntimePointer(builder, loc, global)});
+  SmallVector<Value> lower, extent;
+  for (int64_t k = 0; k < 2 * rank; ++k) {
+    Value at = arith::ConstantIndexOp::create(builder, loc, k);
+    Value value = memref::LoadOp::create(builder, loc, global, at);
+    (k < rank ? lower : extent)
+        .push_back(arith::IndexCastOp::create(builder, loc,
+                                              builder.getIndexType(), value));
+  }
+  memref::DeallocOp::create(builder, loc, global);
+  for (const Entry &entry : entries) {
+    emitEntryFold(builder, entry, box, lower, extent);
+    memref::DeallocOp::create(builder, loc, entry.terms);
+  }
+}
+
+void DistributedReductions::emitEntryFold(OpBuilder &builder,
+                                          const Entry &entry, Value box,
+                                          ArrayRef<Value> lower,
+                                          ArrayRef<Value> extent) const {
+  Location loc = entry.acc.getLoc();
+  int64_t rank = bounds.getRank();
+  Type type = entry.acc.getValue().getType();
+  Value array = entry.acc.getArray();
+  // The partial sums: [slice][kept dimensions, those after the slice's].
+  SmallVector<int64_t> kept;
+  int64_t mask = 0;
+  for (int64_t k : entry.used)
+    if (k > dim) {
+      kept.push_back(k);
+      mask |= int64_t(1) << k;
+    }
+  SmallVector<Value> shape = {extent[dim]}, keptShape;
+  for (int64_t k : kept)
+    keptShape.push_back(extent[k]);
+  llvm::append_range(shape, keptShape);
+  Value partials = allocBoxBuffer(builder, loc, type, shape);
+  Value zero = arith::ConstantOp::create(builder, loc, type,
+                                         builder.getFloatAttr(type, 0.0));
+  // The element that partial sum (slice, kept...) belongs to: the used
+  // dimensions before the slice's have one point.
+  auto element = [&](OpBuilder &b, Value slice, ValueRange keptIndex) {
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    SmallVector<Value> ivs(rank, c0);
+    for (int64_t k : entry.used)
+      if (k < dim)
+        ivs[k] = lower[k];
+    ivs[dim] = arith::AddIOp::create(b, loc, lower[dim], slice);
+    for (auto [k, index] : llvm::zip_equal(kept, keptIndex))
+      ivs[k] = arith::AddIOp::create(b, loc, lower[k], index);
+    AffineMap map =
+        getAccessMap(entry.acc, rank, SmallVector<int64_t>(rank, 0));
+    return *affine::expandAffineMap(b, loc, map, ivs);
+  };
+  // Each partial sum starts from zero, or in place from its element.
+  buildIndexNest(builder, loc, shape, [&](OpBuilder &b, ValueRange index) {
+    Value initial = entry.direct
+                        ? memref::LoadOp::create(
+                              b, loc, array,
+                              element(b, index[0], index.drop_front()))
+                              .getResult()
+                        : zero;
+    memref::StoreOp::create(b, loc, initial, partials, index);
+  });
+  func::CallOp::create(
+      builder, loc, declareReduce(domain, type),
+      ValueRange{getRuntimePointer(builder, loc, entry.terms),
+                 i64Constant(builder, loc, rank), i64Constant(builder, loc, dim),
+                 getRuntimePointer(builder, loc, box),
+                 i64Constant(builder, loc, mask),
+                 getRuntimePointer(builder, loc, partials)});
+  bool perSlice = llvm::is_contained(entry.used, dim);
+  buildIndexNest(
+      builder, loc, perSlice ? ArrayRef<Value>(shape) : keptShape,
+      [&](OpBuilder &b, ValueRange index) {
+        Value slice = perSlice ? index[0]
+                               : arith::ConstantIndexOp::create(b, loc, 0);
+        ValueRange keptIndex = perSlice ? index.drop_front() : index;
+        SmallVector<Value> at = element(b, slice, keptIndex);
+        if (entry.direct) {
+          Value sum = memref::LoadOp::create(b, loc, partials, index);
+          memref::StoreOp::create(b, loc, sum, array, at);
+          return;
+        }
+        // The element's partial sums over the slices, from zero, then
+        // added into it (ReductionBuffers::emitFold).
+        Value total = zero;
+        if (perSlice) {
+          total = arith::AddFOp::create(
+              b, loc, zero, memref::LoadOp::create(b, loc, partials, index));
+        } else {
+          Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+          Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+          auto loop = scf::ForOp::create(b, loc, c0, extent[dim], c1,
+                                         ValueRange{zero});
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(loop.getBody());
+          SmallVector<Value> position = {loop.getInductionVar()};
+          llvm::append_range(position, keptIndex);
+          Value part = memref::LoadOp::create(b, loc, partials, position);
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{arith::AddFOp::create(
+                  b, loc, loop.getRegionIterArgs()[0], part)});
+          total = loop.getResult(0);
+        }
+        Value old = memref::LoadOp::create(b, loc, array, at);
+        memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, total),
+                                array, at);
+      });
+  memref::DeallocOp::create(builder, loc, partials);
 }

@@ -38,10 +38,10 @@ using namespace mlir::stencil;
 /// themselves). When `atomic` is set every accumulate becomes an atomic
 /// read-modify-write: a centre update races with the scatters of
 /// neighbouring points into the same array just as much as they do.
-/// Reductions that `reductions` buffers go to their partial sums.
+/// Reductions that `reductions` takes go there (to partial sums, or terms).
 static void emitWrites(OpBuilder &builder, DomainOp domain, ValueRange ivs,
                        IRMapping &mapping, bool atomic,
-                       const ReductionBuffers *reductions = nullptr) {
+                       const ReductionSink *reductions = nullptr) {
   unsigned rank = domain.getRank();
   SmallVector<int64_t> noShift(rank, 0);
   for (Operation &op : domain.getBodyBlock()->without_terminator()) {
@@ -244,24 +244,29 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
 /// terms (its results, then its sums into fixed elements) go to the
 /// run-time library, which adds every rank's in the order of one process;
 /// each rank then adds the same totals into its copies of the elements.
+/// Its reductions through some dimensions go there too, by their own
+/// buffers (DistributedReductions), summed along the same dimension `dim`.
 static SmallVector<Value> lowerBoxesSums(OpBuilder &builder, DomainOp domain,
                                          const NestBounds &bounds,
                                          bool parallel, bool atomic,
-                                         unsigned dim) {
-  ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
-  // Only carried entries (checked by the caller): no buffers.
-  ReductionBuffers reductions(builder, domain, bounds, plan);
+                                         const ArrayReductionPlan &plan) {
+  ArrayReductionPlan carried = plan;
+  llvm::erase_if(carried.entries, [](const ArrayReductionPlan::Entry &entry) {
+    return !entry.carried;
+  });
+  ReductionBuffers sums(builder, domain, bounds, carried);
+  DistributedReductions reductions(builder, domain, bounds, plan, sums);
   auto emitPoint = [&](OpBuilder &b, ValueRange ivs) {
     IRMapping mapping;
     emitBodyValues(b, domain, ivs, SmallVector<int64_t>(domain.getRank(), 0),
                    mapping);
     emitWrites(b, domain, ivs, mapping, atomic, &reductions);
-    return reductions.getSumTerms(mapping);
+    return sums.getSumTerms(mapping);
   };
-  SmallVector<Value> sums =
-      sumBoxesAcrossRanks(builder, domain, bounds, parallel, dim,
-                          reductions.getSumTypes(), emitPoint);
-  return reductions.emitCarriedUpdates(builder, sums, /*onDevice=*/false);
+  SmallVector<Value> totals = sumBoxesAcrossRanks(
+      builder, domain, bounds, parallel, plan.sliceDim, sums.getSumTypes(),
+      emitPoint, [&](OpBuilder &b, Value box) { reductions.emitFold(b, box); });
+  return sums.emitCarriedUpdates(builder, totals, /*onDevice=*/false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -326,25 +331,25 @@ LogicalResult mlir::stencil::lowerDomainToAffine(RewriterBase &rewriter,
   Location loc = domain.getLoc();
   std::optional<DistributedSum> distributed = getDistributedSum(domain);
   bool reduces = domain.hasReduction();
-  // Across ranks, only fully reduced sums (a fixed element, a rank-0 array),
-  // which are summed like the results.
-  if (distributed && reduces &&
-      !llvm::all_of(planArrayReductions(domain, bounds, parallel).entries,
-                    [](const ArrayReductionPlan::Entry &entry) {
-                      return entry.carried;
-                    }))
-    return domain.emitOpError()
-           << "sums into an array across ranks through a subset of the "
-              "iteration dimensions (a reduction), which is not supported "
-              "yet; fixed elements and rank-0 arrays are";
-  if (distributed && !distributed->wholeSlices) {
+  // Across ranks, reductions through some dimensions always go through
+  // the boxes' terms; fully reduced sums (results, fixed elements) through
+  // whole slices where the grid splits only the summation dimension.
+  ArrayReductionPlan plan;
+  if (distributed)
+    plan = planArrayReductions(domain, bounds, parallel, distributed->dim);
+  bool throughSome =
+      llvm::any_of(plan.entries, [](const ArrayReductionPlan::Entry &entry) {
+        return !entry.carried;
+      });
+  if (distributed && (!distributed->wholeSlices || throughSome)) {
     if (!domain.isRectangular())
       return domain.emitOpError()
              << "sums across ranks from boxes of the domain, which is "
                 "supported only for a rectangular domain";
+    if (failed(DistributedReductions::check(domain, plan)))
+      return failure();
     rewriter.replaceOp(domain, lowerBoxesSums(rewriter, domain, bounds,
-                                              parallel, atomic,
-                                              distributed->dim));
+                                              parallel, atomic, plan));
     return success();
   }
   if (distributed) {

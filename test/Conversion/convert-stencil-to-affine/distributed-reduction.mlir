@@ -1,19 +1,69 @@
-// RUN: stencil-opt %s --convert-stencil-to-affine -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: stencil-opt %s --convert-stencil-to-affine -canonicalize -split-input-file -verify-diagnostics | FileCheck %s
 
-// A domain marked `stencil.distributed_sum` (by --stencil-distribute, which
-// refuses such reductions itself: test/Distribution/reductions.mlir) that
-// also reduces into an array through a selection is refused by the
-// lowering: each rank would only add its own points into its copy of the
-// array. (Fully reduced ones, fixed elements and rank-0 arrays, are summed
-// across ranks like the results.)
-func.func @sum(%u: memref<?x?xf64>, %cb: memref<?xf64>, %n: index) -> f64 {
-  // expected-error @below {{sums into an array across ranks through a subset of the iteration dimensions (a reduction), which is not supported yet; fixed elements and rank-0 arrays are}}
+// A domain marked `stencil.distributed_sum` (by --stencil-distribute) that
+// reduces into arrays through some of its dimensions: every point's term
+// of each reduction goes to a buffer over the rank's box, and the run-time
+// library returns the partial sums of every slice (dimension 0) and kept
+// coordinate, in the order of one process. A per-column cb[j] (kept: j,
+// mask 2) starts from zero and every rank adds the slices' partial sums in
+// order into its copy of cb[j]; a per-row db[i+1] (on the slice
+// dimension, nothing kept) starts from the element and is stored back.
+// The result's terms go to the library as well.
+// CHECK-LABEL: func.func @sum(
+// CHECK-SAME: %[[U:[a-z0-9]+]]: memref<?x?xf64>, %[[CB:[a-z0-9]+]]: memref<?xf64>, %[[DB:[a-z0-9]+]]: memref<?xf64>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: %[[K0:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[K2:.*]] = arith.constant 2 : i64
+// CHECK: %[[TC:.*]] = memref.alloc({{.*}}) : memref<?x?xf64>
+// CHECK: %[[TD:.*]] = memref.alloc({{.*}}) : memref<?x?xf64>
+// CHECK: %[[TS:.*]] = memref.alloc({{.*}}) : memref<?x?xf64>
+// CHECK: affine.parallel
+// CHECK: %[[A:.*]] = affine.load %[[U]]
+// CHECK-DAG: affine.store %[[A]], %[[TC]]
+// CHECK-DAG: affine.store %[[A]], %[[TD]]
+// CHECK-DAG: affine.store %[[A]], %[[TS]]
+// CHECK: call @stencil_dist_terms_domain(%[[K2]], %{{.*}}, %{{.*}})
+// CHECK: %[[PC:.*]] = memref.alloc(%[[S:.*]], %[[J:.*]]) : memref<?x?xf64>
+// CHECK: memref.store %[[ZERO]], %[[PC]]
+// CHECK: call @stencil_dist_reduce_terms_f64(%{{.*}}, %[[K2]], %[[K0]], %{{.*}}, %[[K2]], %{{.*}})
+// CHECK: scf.for %[[JJ:.*]] = %{{.*}} to %[[J]]
+// CHECK: %[[TOTAL:.*]] = scf.for %[[SS:.*]] = %{{.*}} to %[[S]] {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]])
+// CHECK: %[[PART:.*]] = memref.load %[[PC]][%[[SS]], %[[JJ]]]
+// CHECK: arith.addf %[[ACC]], %[[PART]]
+// CHECK: %[[OLD:.*]] = memref.load %[[CB]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL]]
+// CHECK: memref.store %[[NEW]], %[[CB]]
+// CHECK: %[[PD:.*]] = memref.alloc(%[[S]]) : memref<?xf64>
+// CHECK: %[[INIT:.*]] = memref.load %[[DB]]
+// CHECK: memref.store %[[INIT]], %[[PD]]
+// CHECK: call @stencil_dist_reduce_terms_f64(%{{.*}}, %[[K2]], %[[K0]], %{{.*}}, %[[K0]], %{{.*}})
+// CHECK: %[[SUM:.*]] = memref.load %[[PD]]
+// CHECK: memref.store %[[SUM]], %[[DB]]
+// CHECK: %[[R:.*]] = call @stencil_dist_sum_terms_f64(
+// CHECK: return %[[R]] : f64
+func.func @sum(%u: memref<?x?xf64>, %cb: memref<?xf64>, %db: memref<?xf64>,
+               %n: index) -> f64 {
   %s = stencil.domain (%i, %j) = (0, 0) to (%n, %n) -> f64 {
     %a = stencil.gather %u[0, 0] : memref<?x?xf64>
     stencil.accumulate %a to %cb[0] dims [1] : memref<?xf64>
+    stencil.accumulate %a to %db[1] dims [0] : memref<?xf64>
     stencil.yield %a : f64
   } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "slices"}}
   return %s : f64
+}
+
+// -----
+
+// Two accumulates into one array that each slice sums in place would need
+// their terms interleaved point by point: refused.
+func.func @two_in_place(%u: memref<?x?xf64>, %db: memref<?xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %a = stencil.gather %u[0, 0] : memref<?x?xf64>
+    // expected-error @below {{'stencil.accumulate' op is one of several accumulates into an array that each slice of the domain sums in place; across ranks this is not supported yet}}
+    stencil.accumulate %a to %db[0] dims [0] : memref<?xf64>
+    stencil.accumulate %a to %db[0] dims [0] : memref<?xf64>
+  } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "boxes"}}
+  return
 }
 
 // -----

@@ -113,3 +113,77 @@ func.func @filter3d(%r: memref<?x?x?xf64> {stencil.active},
   }
   return
 }
+
+// Layered coefficients (reductions through some of the dimensions): a
+// per-column c[j] (a selection off the summation dimension, summed per
+// slice into partial sums) and a per-row a[i] (on the summation dimension:
+// each slice sums into its own element in place),
+// r = c[j] * (u[i-1][j] + u[i+1][j]) + a[i] * u[i][j]^2.
+func.func @layered2d(%r: memref<?x?xf64> {stencil.active},
+                     %u: memref<?x?xf64> {stencil.active},
+                     %c: memref<?xf64> {stencil.active},
+                     %a: memref<?xf64> {stencil.active},
+                     %n0: index, %n1: index) {
+  stencil.domain (%i, %j) = (1, 1) to (%n0 - 1, %n1 - 1) {
+    %cj = stencil.gather %c[0] dims [1] : memref<?xf64>
+    %ai = stencil.gather %a[0] dims [0] : memref<?xf64>
+    %um = stencil.gather %u[-1, 0] : memref<?x?xf64>
+    %up = stencil.gather %u[1, 0] : memref<?x?xf64>
+    %uc = stencil.gather %u[0, 0] : memref<?x?xf64>
+    %s = arith.addf %um, %up : f64
+    %cs = arith.mulf %cj, %s : f64
+    %q = arith.mulf %uc, %uc : f64
+    %aq = arith.mulf %ai, %q : f64
+    %v = arith.addf %cs, %aq : f64
+    stencil.store %v to %r : memref<?x?xf64>
+  }
+  return
+}
+
+// A misfit with a per-column scale c[j], its result and the reduction into
+// c_b in one domain: J = sum (c[j] * u - d)^2.
+func.func @column_misfit(%u: memref<?x?xf64> {stencil.active},
+                         %d: memref<?x?xf64>,
+                         %c: memref<?xf64> {stencil.active},
+                         %n0: index, %n1: index) -> f64 {
+  %J = stencil.domain (%i, %j) = (0, 0) to (%n0, %n1) -> f64 {
+    %s = stencil.gather %c[0] dims [1] : memref<?xf64>
+    %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+    %y = stencil.gather %d[0, 0] : memref<?x?xf64>
+    %sx = arith.mulf %s, %x : f64
+    %e = arith.subf %sx, %y : f64
+    %e2 = arith.mulf %e, %e : f64
+    stencil.yield %e2 : f64
+  }
+  return %J : f64
+}
+
+// A depth-layered velocity v[k] read at two depths, and a per-column,
+// per-channel q[1][j] in 3-D:
+// r = v[k] * (u[i-1] + u[i+1] + u[k-1]) + v[k+1] * u[k+1] + q[1][j] * u^2.
+func.func @layered3d(%r: memref<?x?x?xf64> {stencil.active},
+                     %u: memref<?x?x?xf64> {stencil.active},
+                     %v: memref<?xf64> {stencil.active},
+                     %q: memref<3x?xf64> {stencil.active},
+                     %n0: index, %n1: index, %n2: index) {
+  stencil.domain (%i, %j, %k) = (1, 1, 1) to (%n0 - 1, %n1 - 1, %n2 - 1) {
+    %v0 = stencil.gather %v[0] dims [2] : memref<?xf64>
+    %v1 = stencil.gather %v[1] dims [2] : memref<?xf64>
+    %qj = stencil.gather %q[1, 0] dims [_, 1] : memref<3x?xf64>
+    %xm = stencil.gather %u[-1, 0, 0] : memref<?x?x?xf64>
+    %xp = stencil.gather %u[1, 0, 0] : memref<?x?x?xf64>
+    %zm = stencil.gather %u[0, 0, -1] : memref<?x?x?xf64>
+    %zp = stencil.gather %u[0, 0, 1] : memref<?x?x?xf64>
+    %uc = stencil.gather %u[0, 0, 0] : memref<?x?x?xf64>
+    %s1 = arith.addf %xm, %xp : f64
+    %s2 = arith.addf %s1, %zm : f64
+    %a = arith.mulf %v0, %s2 : f64
+    %b = arith.mulf %v1, %zp : f64
+    %q2 = arith.mulf %uc, %uc : f64
+    %c = arith.mulf %qj, %q2 : f64
+    %ab = arith.addf %a, %b : f64
+    %abc = arith.addf %ab, %c : f64
+    stencil.store %abc to %r : memref<?x?x?xf64>
+  }
+  return
+}
