@@ -76,7 +76,10 @@ def ConvertStencilToAffinePass
     indexed by the iteration dimensions the access uses, and after the nest
     each element adds its slices' partial sums in index order, accumulate
     after accumulate in body order. The order depends on the sizes alone,
-    never on the threads. `report`
+    never on the threads. In a domain marked `stencil.distributed_sum`,
+    every point's term of such a reduction goes to the distributed
+    run-time library instead, which returns the partial sums of that order
+    across ranks (docs/Distributed.md). `report`
     prints the plan as a remark: `slice_dim`, then per reduction `op` (its
     position in the body), `direct`, `carried`, `used`.
 

@@ -52,8 +52,12 @@ def StencilDistributePass : Pass<"stencil-distribute", "::mlir::ModuleOp"> {
       has the grid's rank; distributed arrays are dynamically shaped,
       identity-layout arguments or states of that rank, accessed without
       `dims`, in domains only. Arrays that domains only read through a
-      subview, or of another rank, are replicated: every rank holds them
-      whole (e.g. seismic traces). Functions without such domains that
+      subview, through `dims` that are not a permutation, or of another
+      rank, are replicated: every rank holds them whole (e.g. seismic
+      traces). So are the arguments that reductions sum into (a filter's
+      taps, a layered coefficient's gradient): their domains are marked
+      `stencil.distributed_sum`, and the lowering sums them across ranks
+      in the order of one process. Functions without such domains that
       call distributed ones (the adjoint of a time loop) gain the global
       extents and pass them on; their domains must run over whole local
       arrays (snapshot copies) or copy parts of border snapshots (in the

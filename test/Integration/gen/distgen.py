@@ -12,10 +12,10 @@
 # chained domains pass their temporary as an argument. Functions with sums
 # (a returned reduction, a per-step or final objective, the gradient of an
 # active scalar) get every grid, like the others. Two in five straight-line
-# cases read a parameter array `p` (stencilgen.py's Param), mostly at a
-# fixed element or as a rank-0 array, whose gradient is a sum into fixed
-# elements across ranks; one in five of them reads it through a selection,
-# whose gradient is refused where it is a reduction (2-D and 3-D).
+# cases read a parameter array `p` (stencilgen.py's Param) at a fixed
+# element, as a rank-0 array, or through a selection, a repetition or a
+# channel; its gradient is a reduction across ranks, into fixed elements or
+# through some of the dimensions.
 #
 # Usage:
 #   distgen.py --seed 1 --count 16 -o cases.mlir --json cases.json
@@ -36,7 +36,7 @@ import timeloopgen as tg  # noqa: E402
 
 MAX_RANKS = 4
 # The parameter arrays' kinds (stencilgen.py's Param).
-PARAM_KINDS = ["fixed", "rank0", "fixed", "rank0", "selection"]
+PARAM_KINDS = sg.PARAM_KINDS
 
 
 def grids(dim, ranks):
