@@ -15,6 +15,13 @@
  * processes along a dimension than points) and must get the reference's
  * bits, in double and in float.
  *
+ * Each case also draws a set of kept dimensions (after the summation one)
+ * and partial sums that start from zero or from drawn values (as in
+ * place), and checks stencil_dist_terms_domain (the domain, or extents 0
+ * if it has no point) and stencil_dist_reduce_terms_f64/f32 against one
+ * process's partial sums: per slice, the terms in row-major order into the
+ * partial sum of their kept coordinates.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "Stencil/Runtime/Distributed.h"
@@ -25,7 +32,8 @@
 #include <string.h>
 
 typedef struct {
-  int rank, dim;
+  int rank, dim, inPlace;
+  int64_t kept;
   int64_t lower[3], extent[3], grid[3];
 } Case;
 
@@ -67,7 +75,19 @@ static Case drawCase(int size) {
       c.extent[k] = 1;
   }
   drawGrid(&c, size);
+  c.kept = 0;
+  for (int k = c.dim + 1; k < c.rank; ++k)
+    c.kept |= (int64_t)(next() % 2) << k;
+  c.inPlace = (int)(next() % 2);
   return c;
+}
+
+/* The number of points of the whole domain. */
+static int64_t caseVolume(const Case *c) {
+  int64_t volume = 1;
+  for (int k = 0; k < c->rank; ++k)
+    volume *= c->extent[k];
+  return volume;
 }
 
 /* One process's sum. */
@@ -100,6 +120,89 @@ static double reference(const Case *c, int isFloat) {
     totalF += sliceF;
   }
   return isFloat ? (double)totalF : total;
+}
+
+/* The partial sums' count: the slices times the kept extents. */
+static int64_t partialCount(const Case *c) {
+  int64_t count = c->extent[c->dim];
+  for (int k = c->dim + 1; k < c->rank; ++k)
+    if (c->kept >> k & 1)
+      count *= c->extent[k];
+  return count;
+}
+
+/* Where each partial sum starts. */
+static void initialPartials(const Case *c, double *partials, float *partialsF,
+                            int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t p[3] = {i, 7 * i + 1, 3};
+    partials[i] = c->inPlace ? term(p) : 0.0;
+    partialsF[i] = (float)partials[i];
+  }
+}
+
+/* One process's partial sums, from their initial values. */
+static void referenceReduce(const Case *c, double *partials,
+                            float *partialsF) {
+  int64_t inner = 1, width = partialCount(c) / c->extent[c->dim];
+  for (int k = c->dim + 1; k < c->rank; ++k)
+    inner *= c->extent[k];
+  for (int64_t s = 0; s < c->extent[c->dim]; ++s)
+    for (int64_t q = 0; q < inner; ++q) {
+      int64_t p[3] = {0, 0, 0}, rest = q, at = 0;
+      for (int k = c->rank - 1; k >= 0; --k) {
+        if (k < c->dim) {
+          p[k] = c->lower[k];
+        } else if (k == c->dim) {
+          p[k] = c->lower[k] + s;
+        } else {
+          p[k] = c->lower[k] + rest % c->extent[k];
+          rest /= c->extent[k];
+        }
+      }
+      for (int k = c->dim + 1; k < c->rank; ++k)
+        if (c->kept >> k & 1)
+          at = at * c->extent[k] + p[k] - c->lower[k];
+      partials[s * width + at] += term(p);
+      partialsF[s * width + at] += (float)term(p);
+    }
+}
+
+/* stencil_dist_terms_domain and stencil_dist_reduce_terms_f64/f32 on this
+ * rank's box; returns whether every rank got the reference's bits. */
+static int runReduce(const Case *c, int me, const int64_t *box,
+                     const double *terms, const float *termsF,
+                     int64_t volume) {
+  int64_t domain[6];
+  stencil_dist_terms_domain(c->rank, box, domain);
+  int ok = 1;
+  for (int k = 0; k < c->rank; ++k)
+    ok &= volume ? domain[k] == c->lower[k] &&
+                       domain[c->rank + k] == c->extent[k]
+                 : domain[c->rank + k] == 0;
+  int64_t count = volume ? partialCount(c) : 0;
+  double *got = malloc(sizeof(double) * (size_t)(2 * count + 1));
+  float *gotF = malloc(sizeof(float) * (size_t)(2 * count + 1));
+  double *want = got + count;
+  float *wantF = gotF + count;
+  initialPartials(c, got, gotF, count);
+  initialPartials(c, want, wantF, count);
+  stencil_dist_reduce_terms_f64(terms, c->rank, c->dim, box, c->kept, got);
+  stencil_dist_reduce_terms_f32(termsF, c->rank, c->dim, box, c->kept, gotF);
+  if (count)
+    referenceReduce(c, want, wantF);
+  ok &= !memcmp(got, want, sizeof(double) * (size_t)count) &&
+        !memcmp(gotF, wantF, sizeof(float) * (size_t)count);
+  if (!ok)
+    printf("MISMATCH on rank %d: partial sums of rank %d, dim %d, kept %lld, "
+           "extents %lldx%lldx%lld, grid %lldx%lldx%lld\n",
+           me, c->rank, c->dim, (long long)c->kept, (long long)c->extent[0],
+           (long long)c->extent[1], (long long)c->extent[2],
+           (long long)c->grid[0], (long long)c->grid[1],
+           (long long)c->grid[2]);
+  free(got);
+  free(gotF);
+  return ok;
 }
 
 /* This rank's box and terms (row-major over the box). */
@@ -135,6 +238,7 @@ static int runCase(const Case *c, int me) {
   }
   double sum = stencil_dist_sum_terms_f64(terms, c->rank, c->dim, box);
   float sumF = stencil_dist_sum_terms_f32(termsF, c->rank, c->dim, box);
+  int reduced = runReduce(c, me, box, terms, termsF, caseVolume(c));
   free(terms);
   free(termsF);
   double want = reference(c, 0);
@@ -148,7 +252,7 @@ static int runCase(const Case *c, int me) {
            (long long)c->extent[1], (long long)c->extent[2],
            (long long)c->grid[0], (long long)c->grid[1], (long long)c->grid[2],
            sum, want, (double)sumF, (double)wantF);
-  return ok;
+  return ok && reduced;
 }
 
 int main(int argc, char **argv) {
