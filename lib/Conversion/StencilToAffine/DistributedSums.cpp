@@ -183,6 +183,14 @@ static func::FuncOp declareReduce(DomainOp domain, Type type) {
                                  {});
 }
 
+/// Whether two accumulates index their array alike.
+static bool sameAccess(AccumulateOp a, AccumulateOp b) {
+  auto x = cast<AccessOpInterface>(a.getOperation());
+  auto y = cast<AccessOpInterface>(b.getOperation());
+  return x.getIterationDims() == y.getIterationDims() &&
+         x.getArrayOffset() == y.getArrayOffset();
+}
+
 LogicalResult
 DistributedReductions::check(DomainOp domain, const ArrayReductionPlan &plan) {
   SmallVector<Operation *> ops = llvm::to_vector(llvm::make_pointer_range(
@@ -195,14 +203,12 @@ DistributedReductions::check(DomainOp domain, const ArrayReductionPlan &plan) {
       return acc.emitOpError()
              << "sums into an array in a serial nest across ranks, which is "
                 "not supported yet";
-    auto others = llvm::make_filter_range(
-        domain.getBodyBlock()->getOps<AccumulateOp>(),
-        [&](AccumulateOp other) { return other.getArray() == acc.getArray(); });
-    if (std::distance(others.begin(), others.end()) > 1)
-      return acc.emitOpError()
-             << "is one of several accumulates into an array that each "
-                "slice of the domain sums in place; across ranks this is not "
-                "supported yet";
+    for (AccumulateOp other : domain.getBodyBlock()->getOps<AccumulateOp>())
+      if (other.getArray() == acc.getArray() && !sameAccess(acc, other))
+        return acc.emitOpError()
+               << "is one of several accumulates into an array that each "
+                  "slice of the domain sums in place, at different elements; "
+                  "across ranks this is not supported yet";
   }
   return success();
 }
@@ -217,29 +223,87 @@ DistributedReductions::DistributedReductions(OpBuilder &builder,
       domain.getBodyBlock()->without_terminator()));
   Location loc = domain.getLoc();
   SmallVector<Value> extents;
+  llvm::DenseMap<Value, unsigned> inPlace;
   for (const ArrayReductionPlan::Entry &planned : plan.entries) {
     if (planned.carried)
       continue;
+    auto acc = cast<AccumulateOp>(ops[planned.op]);
+    if (planned.direct) {
+      auto [it, added] = inPlace.try_emplace(acc.getArray(), entries.size());
+      if (!added) {
+        entries[it->second].accs.push_back(acc);
+        continue;
+      }
+    }
+    Entry entry;
+    entry.accs = {acc};
+    entry.direct = planned.direct;
+    entry.used = getUsedIterationDims(acc);
+    entries.push_back(std::move(entry));
+  }
+  for (Entry &entry : entries) {
     if (extents.empty())
       extents = buildBoxExtents(builder, loc, bounds);
-    Entry entry;
-    entry.acc = cast<AccumulateOp>(ops[planned.op]);
-    entry.direct = planned.direct;
-    entry.used = getUsedIterationDims(entry.acc);
-    entry.terms = allocBoxBuffer(builder, loc,
-                                 entry.acc.getValue().getType(), extents);
-    entries.push_back(std::move(entry));
+    SmallVector<Value> shape(extents);
+    if (entry.accs.size() > 1)
+      shape.push_back(
+          arith::ConstantIndexOp::create(builder, loc, entry.accs.size()));
+    entry.terms = allocBoxBuffer(
+        builder, loc, entry.accs.front().getValue().getType(), shape);
   }
 }
 
 bool DistributedReductions::emitUpdate(OpBuilder &builder, AccumulateOp acc,
                                        Value value, ValueRange ivs) const {
-  for (const Entry &entry : entries)
-    if (entry.acc == acc) {
+  for (const Entry &entry : entries) {
+    auto *it = llvm::find(entry.accs, acc);
+    if (it == entry.accs.end())
+      continue;
+    if (entry.accs.size() == 1) {
       storeAtPoint(builder, acc.getLoc(), bounds, value, entry.terms, ivs);
       return true;
     }
+    // [ivs - lower, position of acc among the entry's accumulates]
+    MLIRContext *ctx = builder.getContext();
+    AffineMap map = boxIndexMap(bounds, ctx);
+    SmallVector<AffineExpr> results(map.getResults());
+    results.push_back(getAffineConstantExpr(it - entry.accs.begin(), ctx));
+    SmallVector<Value> operands(ivs);
+    llvm::append_range(operands, bounds.operands);
+    affine::AffineStoreOp::create(
+        builder, acc.getLoc(), value, entry.terms,
+        AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, ctx),
+        operands);
+    return true;
+  }
   return next.emitUpdate(builder, acc, value, ivs);
+}
+
+/// For an entry of several accumulates, the box with one more dimension
+/// (lower 0, one position per accumulate), freed by the caller; else
+/// `box` itself.
+Value DistributedReductions::emitEntryBox(OpBuilder &builder,
+                                          const Entry &entry,
+                                          Value box) const {
+  if (entry.accs.size() == 1)
+    return box;
+  Location loc = domain.getLoc();
+  int64_t rank = bounds.getRank();
+  auto wider = memref::AllocOp::create(
+      builder, loc, MemRefType::get({2 * (rank + 1)}, builder.getI64Type()));
+  auto copy = [&](Value value, int64_t at) {
+    memref::StoreOp::create(builder, loc, value, wider,
+                            arith::ConstantIndexOp::create(builder, loc, at)
+                                .getResult());
+  };
+  for (int64_t k = 0; k < 2 * rank; ++k)
+    copy(memref::LoadOp::create(
+             builder, loc, box,
+             arith::ConstantIndexOp::create(builder, loc, k).getResult()),
+         k < rank ? k : k + 1);
+  copy(i64Constant(builder, loc, 0), rank);
+  copy(i64Constant(builder, loc, entry.accs.size()), 2 * rank + 1);
+  return wider;
 }
 
 /// Emits a nest of scf.for loops over [0, extents) and calls `body` with
@@ -293,10 +357,11 @@ void DistributedReductions::emitEntryFold(OpBuilder &builder,
                                           const Entry &entry, Value box,
                                           ArrayRef<Value> lower,
                                           ArrayRef<Value> extent) const {
-  Location loc = entry.acc.getLoc();
+  AccumulateOp acc = entry.accs.front();
+  Location loc = acc.getLoc();
   int64_t rank = bounds.getRank();
-  Type type = entry.acc.getValue().getType();
-  Value array = entry.acc.getArray();
+  Type type = acc.getValue().getType();
+  Value array = acc.getArray();
   // The partial sums: [slice][kept dimensions, those after the slice's].
   SmallVector<int64_t> kept;
   int64_t mask = 0;
@@ -323,8 +388,7 @@ void DistributedReductions::emitEntryFold(OpBuilder &builder,
     ivs[dim] = arith::AddIOp::create(b, loc, lower[dim], slice);
     for (auto [k, index] : llvm::zip_equal(kept, keptIndex))
       ivs[k] = arith::AddIOp::create(b, loc, lower[k], index);
-    AffineMap map =
-        getAccessMap(entry.acc, rank, SmallVector<int64_t>(rank, 0));
+    AffineMap map = getAccessMap(acc, rank, SmallVector<int64_t>(rank, 0));
     return *affine::expandAffineMap(b, loc, map, ivs);
   };
   // Each partial sum starts from zero, or in place from its element.
@@ -337,13 +401,18 @@ void DistributedReductions::emitEntryFold(OpBuilder &builder,
                         : zero;
     memref::StoreOp::create(b, loc, initial, partials, index);
   });
+  Value termsBox = emitEntryBox(builder, entry, box);
+  int64_t termsRank = rank + (termsBox != box);
   func::CallOp::create(
       builder, loc, declareReduce(domain, type),
       ValueRange{getRuntimePointer(builder, loc, entry.terms),
-                 i64Constant(builder, loc, rank), i64Constant(builder, loc, dim),
-                 getRuntimePointer(builder, loc, box),
+                 i64Constant(builder, loc, termsRank),
+                 i64Constant(builder, loc, dim),
+                 getRuntimePointer(builder, loc, termsBox),
                  i64Constant(builder, loc, mask),
                  getRuntimePointer(builder, loc, partials)});
+  if (termsBox != box)
+    memref::DeallocOp::create(builder, loc, termsBox);
   bool perSlice = llvm::is_contained(entry.used, dim);
   buildIndexNest(
       builder, loc, perSlice ? ArrayRef<Value>(shape) : keptShape,

@@ -54,7 +54,9 @@ SmallVector<Value> sumBoxesAcrossRanks(OpBuilder &builder, DomainOp domain,
 class DistributedReductions final : public ReductionSink {
 public:
   /// Checks that the entries are supported: one in place must use the
-  /// slice dimension and be the only accumulate into its array.
+  /// slice dimension, and the accumulates into its array must all be in
+  /// place at the same element (their terms are then interleaved in body
+  /// order, as one process adds them).
   static LogicalResult check(DomainOp domain, const ArrayReductionPlan &plan);
 
   /// Allocates the terms' buffers; `next` takes the updates of the other
@@ -72,12 +74,16 @@ public:
   void emitFold(OpBuilder &builder, Value box) const;
 
 private:
+  /// A buffered reduction, or the accumulates in place into one array:
+  /// their terms go to `terms` over the box and, for several in place, an
+  /// innermost dimension of one position per accumulate.
   struct Entry {
-    mutable AccumulateOp acc;
+    mutable SmallVector<AccumulateOp> accs;
     bool direct;
     SmallVector<int64_t> used;
     Value terms;
   };
+  Value emitEntryBox(OpBuilder &builder, const Entry &entry, Value box) const;
   void emitEntryFold(OpBuilder &builder, const Entry &entry, Value box,
                      ArrayRef<Value> lower, ArrayRef<Value> extent) const;
 

@@ -54,14 +54,41 @@ func.func @sum(%u: memref<?x?xf64>, %cb: memref<?xf64>, %db: memref<?xf64>,
 
 // -----
 
-// Two accumulates into one array that each slice sums in place would need
-// their terms interleaved point by point: refused.
+// Two accumulates into one array that each slice sums in place, at the
+// same element: one process adds their terms point by point, in body
+// order, so their terms go to one buffer with an innermost dimension of
+// two positions, and the run-time library folds a domain of rank 3.
+// CHECK-LABEL: func.func @two_in_place(
+// CHECK-SAME: %[[U:[a-z0-9]+]]: memref<?x?xf64>, %[[DB:[a-z0-9]+]]: memref<?xf64>
+// CHECK-DAG: %[[K3:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[K0:.*]] = arith.constant 0 : i64
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?x2xf64>
+// CHECK: affine.parallel
+// CHECK: %[[A:.*]] = affine.load %[[U]]
+// CHECK: %[[B:.*]] = arith.mulf %[[A]], %[[A]]
+// CHECK: affine.store %[[A]], %[[T]][%{{.*}}, %{{.*}}, 0]
+// CHECK: affine.store %[[B]], %[[T]][%{{.*}}, %{{.*}}, 1]
+// CHECK: call @stencil_dist_reduce_terms_f64(%{{.*}}, %[[K3]], %[[K0]], %{{.*}}, %[[K0]], %{{.*}})
 func.func @two_in_place(%u: memref<?x?xf64>, %db: memref<?xf64>, %n: index) {
   stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
     %a = stencil.gather %u[0, 0] : memref<?x?xf64>
-    // expected-error @below {{'stencil.accumulate' op is one of several accumulates into an array that each slice of the domain sums in place; across ranks this is not supported yet}}
+    %b = arith.mulf %a, %a : f64
     stencil.accumulate %a to %db[0] dims [0] : memref<?xf64>
-    stencil.accumulate %a to %db[0] dims [0] : memref<?xf64>
+    stencil.accumulate %b to %db[0] dims [0] : memref<?xf64>
+  } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "boxes"}}
+  return
+}
+
+// -----
+
+// Two accumulates in place at different elements of one array (db[i][0]
+// and db[i][1]) would need each term's own element: refused.
+func.func @in_place_apart(%u: memref<?x?xf64>, %db: memref<?x2xf64>, %n: index) {
+  stencil.domain (%i, %j) = (0, 0) to (%n, %n) {
+    %a = stencil.gather %u[0, 0] : memref<?x?xf64>
+    // expected-error @below {{'stencil.accumulate' op is one of several accumulates into an array that each slice of the domain sums in place, at different elements; across ranks this is not supported yet}}
+    stencil.accumulate %a to %db[0, 0] dims [0, _] : memref<?x2xf64>
+    stencil.accumulate %a to %db[0, 1] dims [0, _] : memref<?x2xf64>
   } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "boxes"}}
   return
 }

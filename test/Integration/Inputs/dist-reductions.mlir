@@ -187,3 +187,26 @@ func.func @layered3d(%r: memref<?x?x?xf64> {stencil.active},
   }
   return
 }
+
+// A per-row coefficient a[i] read twice: its gradient is two accumulates
+// into a_b[i] in place (on the summation dimension), whose terms one
+// process adds point by point, in body order:
+// r = a[i] * u[i-1][j] + a[i] * u[i+1][j] * u[i][j].
+func.func @row_twice(%r: memref<?x?xf64> {stencil.active},
+                     %u: memref<?x?xf64> {stencil.active},
+                     %a: memref<?xf64> {stencil.active},
+                     %n0: index, %n1: index) {
+  stencil.domain (%i, %j) = (1, 1) to (%n0 - 1, %n1 - 1) {
+    %a0 = stencil.gather %a[0] dims [0] : memref<?xf64>
+    %a1 = stencil.gather %a[0] dims [0] : memref<?xf64>
+    %um = stencil.gather %u[-1, 0] : memref<?x?xf64>
+    %up = stencil.gather %u[1, 0] : memref<?x?xf64>
+    %uc = stencil.gather %u[0, 0] : memref<?x?xf64>
+    %x = arith.mulf %a0, %um : f64
+    %y = arith.mulf %up, %uc : f64
+    %z = arith.mulf %a1, %y : f64
+    %s = arith.addf %x, %z : f64
+    stencil.store %s to %r : memref<?x?xf64>
+  }
+  return
+}
