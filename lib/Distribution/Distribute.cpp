@@ -144,13 +144,21 @@ checkAccess(AccessOpInterface access, DistributedFunction &dist,
 }
 
 /// The dimension a domain sums over first (StencilToAffine.cpp): the first
-/// whose extent is not the constant 1.
+/// whose extent is the constant 1 in no bound form, after the constant
+/// operands are folded into the bounds (as the lowering folds them first,
+/// so that one process picks the same dimension).
 static unsigned getSumDimension(DomainOp domain) {
-  AffineMap lower = domain.getLowerBounds(), upper = domain.getUpperBounds();
+  domain.foldConstantBounds();
   unsigned k = 0;
   for (; k + 1 < domain.getRank(); ++k) {
+    AffineMap lower = domain.getLowerBoundMap(k);
+    AffineMap upper = domain.getUpperBoundMap(k);
+    if (lower.getNumResults() != 1 || upper.getNumResults() != 1)
+      break;
     AffineExpr extent = simplifyAffineExpr(
-        upper.getResult(k) - lower.getResult(k), 0, lower.getNumSymbols());
+        upper.getResult(0) - lower.getResult(0),
+        std::max(lower.getNumDims(), upper.getNumDims()),
+        lower.getNumSymbols());
     auto constant = dyn_cast<AffineConstantExpr>(extent);
     if (!constant || constant.getValue() != 1)
       break;

@@ -40,3 +40,23 @@ func.func @plane(%u: memref<?x?xf64>, %n: index) -> f64 {
   }
   return %s : f64
 }
+
+// The same plane with its bounds given as constant operands, and a
+// reduction into a per-column cb[j]: the constants are folded into the
+// bounds before the summation dimension is chosen, as the lowering folds
+// them for one process, so that both take slices along dimension 1 (and
+// cb[j], on the summation dimension, is summed in place by both).
+// CHECK-LABEL: func.func @plane_constants(
+// CHECK: stencil.domain (%{{.*}}, %{{.*}}) = (3, %{{.*}}) to (4, %{{.*}})
+// CHECK: } attributes {stencil.distributed_sum = {dim = 1 : i64, split = "slices"}}
+// BOXES-LABEL: func.func @plane_constants(
+// BOXES: } attributes {stencil.distributed_sum = {dim = 1 : i64, split = "boxes"}}
+func.func @plane_constants(%u: memref<?x?xf64>, %cb: memref<?xf64>, %n: index) {
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  stencil.domain (%i, %j) = (%c3, 0) to (%c4, %n) {
+    %x = stencil.gather %u[0, 0] : memref<?x?xf64>
+    stencil.accumulate %x to %cb[0] dims [1] : memref<?xf64>
+  }
+  return
+}

@@ -8,6 +8,7 @@
 
 #include "DistributedSums.h"
 
+#include "Stencil/Runtime/DistributedLayout.h"
 #include "Stencil/Support/Declare.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -203,12 +204,25 @@ DistributedReductions::check(DomainOp domain, const ArrayReductionPlan &plan) {
       return acc.emitOpError()
              << "sums into an array in a serial nest across ranks, which is "
                 "not supported yet";
-    for (AccumulateOp other : domain.getBodyBlock()->getOps<AccumulateOp>())
-      if (other.getArray() == acc.getArray() && !sameAccess(acc, other))
+    unsigned count = 0;
+    for (AccumulateOp other : domain.getBodyBlock()->getOps<AccumulateOp>()) {
+      if (other.getArray() != acc.getArray())
+        continue;
+      if (!sameAccess(acc, other))
         return acc.emitOpError()
                << "is one of several accumulates into an array that each "
                   "slice of the domain sums in place, at different elements; "
                   "across ranks this is not supported yet";
+      ++count;
+    }
+    // Several interleave their terms in one more dimension.
+    if (count > 1 && domain.getRank() + 1 > STENCIL_DIST_MAX_DIMS)
+      return acc.emitOpError()
+             << "is one of several accumulates in place into one element in a "
+                "domain of rank "
+             << domain.getRank() << "; across ranks their terms need "
+             << domain.getRank() + 1 << " dimensions, more than the "
+             << STENCIL_DIST_MAX_DIMS << " the run-time library supports";
   }
   return success();
 }

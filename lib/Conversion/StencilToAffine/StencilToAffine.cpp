@@ -425,7 +425,10 @@ struct ConvertStencilToAffinePass
     bool parallel = !domain.hasScatter() || scatter == ScatterLowering::Atomic;
     std::string json;
     llvm::raw_string_ostream os(json);
-    planArrayReductions(domain, getDomainBounds(domain), parallel)
+    std::optional<int64_t> sliceDim;
+    if (std::optional<DistributedSum> sum = getDistributedSum(domain))
+      sliceDim = sum->dim;
+    planArrayReductions(domain, getDomainBounds(domain), parallel, sliceDim)
         .printJSON(os);
     domain.emitRemark() << "reduction plan: " << json;
   }

@@ -95,6 +95,21 @@ func.func @in_place_apart(%u: memref<?x?xf64>, %db: memref<?x2xf64>, %n: index) 
 
 // -----
 
+// Several in place into one element interleave their terms in one more
+// dimension, which a domain of rank 8 (the run-time library's most) does
+// not have: refused.
+func.func @in_place_rank8(%u: memref<?xf64>, %db: memref<?xf64>, %n: index) {
+  stencil.domain (%a, %b, %c, %d, %e, %f, %g, %h) = (0, 0, 0, 0, 0, 0, 0, 0) to (%n, %n, %n, %n, %n, %n, %n, %n) {
+    %x = stencil.gather %u[0] dims [0] : memref<?xf64>
+    // expected-error @below {{'stencil.accumulate' op is one of several accumulates in place into one element in a domain of rank 8; across ranks their terms need 9 dimensions, more than the 8 the run-time library supports}}
+    stencil.accumulate %x to %db[0] dims [0] : memref<?xf64>
+    stencil.accumulate %x to %db[0] dims [0] : memref<?xf64>
+  } attributes {stencil.distributed_sum = {dim = 0 : i64, split = "boxes"}}
+  return
+}
+
+// -----
+
 // Where each rank holds a box, every point's terms go to the run-time
 // library: the result's, then each sum into a fixed element's (a rank-0
 // array, a filter tap), one buffer and one call each, with the same box.
