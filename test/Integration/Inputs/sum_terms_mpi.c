@@ -90,6 +90,20 @@ static int64_t caseVolume(const Case *c) {
   return volume;
 }
 
+/* The global point of slice s's q-th point in row-major order. */
+static void slicePoint(const Case *c, int64_t s, int64_t q, int64_t *p) {
+  for (int k = c->rank - 1; k >= 0; --k) {
+    if (k < c->dim) {
+      p[k] = c->lower[k];
+    } else if (k == c->dim) {
+      p[k] = c->lower[k] + s;
+    } else {
+      p[k] = c->lower[k] + q % c->extent[k];
+      q /= c->extent[k];
+    }
+  }
+}
+
 /* One process's sum. */
 static double reference(const Case *c, int isFloat) {
   double total = 0.0;
@@ -102,17 +116,7 @@ static double reference(const Case *c, int isFloat) {
     double slice = 0.0;
     float sliceF = 0.0f;
     for (int64_t q = 0; q < inner; ++q) {
-      int64_t rest = q;
-      for (int k = c->rank - 1; k >= 0; --k) {
-        if (k < c->dim) {
-          p[k] = c->lower[k];
-        } else if (k == c->dim) {
-          p[k] = c->lower[k] + s;
-        } else {
-          p[k] = c->lower[k] + rest % c->extent[k];
-          rest /= c->extent[k];
-        }
-      }
+      slicePoint(c, s, q, p);
       slice += term(p);
       sliceF += (float)term(p);
     }
@@ -149,17 +153,8 @@ static void referenceReduce(const Case *c, double *partials,
     inner *= c->extent[k];
   for (int64_t s = 0; s < c->extent[c->dim]; ++s)
     for (int64_t q = 0; q < inner; ++q) {
-      int64_t p[3] = {0, 0, 0}, rest = q, at = 0;
-      for (int k = c->rank - 1; k >= 0; --k) {
-        if (k < c->dim) {
-          p[k] = c->lower[k];
-        } else if (k == c->dim) {
-          p[k] = c->lower[k] + s;
-        } else {
-          p[k] = c->lower[k] + rest % c->extent[k];
-          rest /= c->extent[k];
-        }
-      }
+      int64_t p[3] = {0, 0, 0}, at = 0;
+      slicePoint(c, s, q, p);
       for (int k = c->dim + 1; k < c->rank; ++k)
         if (c->kept >> k & 1)
           at = at * c->extent[k] + p[k] - c->lower[k];
