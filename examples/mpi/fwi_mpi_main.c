@@ -14,7 +14,7 @@
  * MPI_Dims_create chooses or the one --grid=AxBxC gives (R = A B C). The
  * receivers' misfit is summed in the order of one process on every grid.
  * The traces d are read through a subview per step, so every
- * rank holds them whole (docs/Distributed.md, "Replicated arrays"); rank 0
+ * rank holds them whole (docs/DistributedSums.md); rank 0
  * records them with the single-process library and broadcasts them, as a
  * survey's data would be read from files.
  *

@@ -1,6 +1,6 @@
 // RUN: stencil-opt %s --stencil-distribute="grid=2,1" | FileCheck %s
 
-// Replicated arrays (docs/Distributed.md): `d` is read only through a
+// Replicated arrays (docs/DistributedSums.md): `d` is read only through a
 // subview per step, `w` by memref.load, so every rank holds them whole and
 // reads them at global indices: no view of a block, no exchange, no extent
 // check; `u`, read at offsets and never written, is a block exchanged once

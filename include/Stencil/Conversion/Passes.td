@@ -79,7 +79,7 @@ def ConvertStencilToAffinePass
     never on the threads. In a domain marked `stencil.distributed_sum`,
     every point's term of such a reduction goes to the distributed
     run-time library instead, which returns the partial sums of that order
-    across ranks (docs/Distributed.md). `report`
+    across ranks (docs/DistributedSums.md). `report`
     prints the plan as a remark: `slice_dim`, then per reduction `op` (its
     position in the body), `direct`, `carried`, `used`.
 
