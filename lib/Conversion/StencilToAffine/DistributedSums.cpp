@@ -110,15 +110,20 @@ static AffineMap boxIndexMap(const NestBounds &bounds, MLIRContext *ctx) {
   return AffineMap::get(rank, bounds.operands.size(), offsets, ctx);
 }
 
-/// Stores `value` to the box buffer `buffer` at point `ivs`.
+/// Stores `value` to the box buffer `buffer` at point `ivs`, and at
+/// `position` of its innermost dimension if it has one more.
 static void storeAtPoint(OpBuilder &builder, Location loc,
                          const NestBounds &bounds, Value value, Value buffer,
-                         ValueRange ivs) {
+                         ValueRange ivs,
+                         std::optional<int64_t> position = std::nullopt) {
+  MLIRContext *ctx = builder.getContext();
+  AffineMap map = boxIndexMap(bounds, ctx);
+  if (position)
+    map = map.insertResult(getAffineConstantExpr(*position, ctx),
+                           map.getNumResults());
   SmallVector<Value> operands(ivs);
   llvm::append_range(operands, bounds.operands);
-  affine::AffineStoreOp::create(builder, loc, value, buffer,
-                                boxIndexMap(bounds, builder.getContext()),
-                                operands);
+  affine::AffineStoreOp::create(builder, loc, value, buffer, map, operands);
 }
 
 static Value i64Constant(OpBuilder &builder, Location loc, int64_t value) {
@@ -255,9 +260,9 @@ DistributedReductions::DistributedReductions(OpBuilder &builder,
     entry.used = getUsedIterationDims(acc);
     entries.push_back(std::move(entry));
   }
+  if (!entries.empty())
+    extents = buildBoxExtents(builder, loc, bounds);
   for (Entry &entry : entries) {
-    if (extents.empty())
-      extents = buildBoxExtents(builder, loc, bounds);
     SmallVector<Value> shape(extents);
     if (entry.accs.size() > 1)
       shape.push_back(
@@ -273,21 +278,11 @@ bool DistributedReductions::emitUpdate(OpBuilder &builder, AccumulateOp acc,
     auto *it = llvm::find(entry.accs, acc);
     if (it == entry.accs.end())
       continue;
-    if (entry.accs.size() == 1) {
-      storeAtPoint(builder, acc.getLoc(), bounds, value, entry.terms, ivs);
-      return true;
-    }
-    // [ivs - lower, position of acc among the entry's accumulates]
-    MLIRContext *ctx = builder.getContext();
-    AffineMap map = boxIndexMap(bounds, ctx);
-    SmallVector<AffineExpr> results(map.getResults());
-    results.push_back(getAffineConstantExpr(it - entry.accs.begin(), ctx));
-    SmallVector<Value> operands(ivs);
-    llvm::append_range(operands, bounds.operands);
-    affine::AffineStoreOp::create(
-        builder, acc.getLoc(), value, entry.terms,
-        AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, ctx),
-        operands);
+    std::optional<int64_t> position;
+    if (entry.accs.size() > 1)
+      position = it - entry.accs.begin();
+    storeAtPoint(builder, acc.getLoc(), bounds, value, entry.terms, ivs,
+                 position);
     return true;
   }
   return next.emitUpdate(builder, acc, value, ivs);
