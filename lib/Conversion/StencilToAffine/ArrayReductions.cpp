@@ -42,10 +42,11 @@ mlir::stencil::planArrayReductions(DomainOp domain, const NestBounds &bounds,
   ArrayReductionPlan plan;
   int64_t rank = bounds.getRank();
   int64_t p = 0;
-  while (p + 1 < rank && bounds.getConstantExtent(p) == 1)
-    ++p;
   if (sliceDim)
     p = *sliceDim;
+  else
+    while (p + 1 < rank && bounds.getConstantExtent(p) == 1)
+      ++p;
   plan.sliceDim = p;
   Block *body = domain.getBodyBlock();
   for (auto [index, op] : llvm::enumerate(body->without_terminator())) {

@@ -136,10 +136,7 @@ static SmallVector<Value> lowerReduction(OpBuilder &builder, DomainOp domain,
   unsigned numSymbols = bounds.operands.size();
   MLIRContext *ctx = builder.getContext();
   ArrayReductionPlan plan = planArrayReductions(domain, bounds, parallel);
-
-  unsigned p = 0;
-  while (p + 1 < rank && bounds.getConstantExtent(p) == 1)
-    ++p;
+  unsigned p = plan.sliceDim;
 
   // size = max(upper_p - lower_p, 0)
   AffineMap sizeMap = AffineMap::get(
